@@ -1,0 +1,56 @@
+# Pegboard: `make run` and `make test` work on a bare machine (Python 3.11+ only).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: install run test worker serve lint format schema bench messages clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## run: migrate, load the demo club night and serve on http://127.0.0.1:8000 (SQLite, eager Celery)
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## test: the whole suite (PostgreSQL when DATABASE_URL is set, else SQLite)
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## worker: a Celery worker (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0)
+worker: $(STAMP)
+	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency 2
+
+## serve: production shape (set DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=0)
+serve: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput
+	$(BIN)/gunicorn pegboard.wsgi --bind $(HOST):$(PORT) --workers 3
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+
+schema: $(STAMP)
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
+
+## bench: every benchmark in bench/, each printing ratios against a baseline from the same run
+bench: $(STAMP)
+	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+messages: $(STAMP)
+	$(BIN)/python manage.py compilemessages
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,87 @@
+"""What one finished game is worth: game points, spread and skunk level.
+
+Pure Python (no Django): the models and the standings job call it. Everything here is derived
+from the winner, the loser's score and the event's match-point format, never typed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+# Skunk lines per target: a loser at or below line k has suffered skunk level k+1
+# (1 = skunk, 2 = double skunk, 3 = triple skunk). See spec/cribbage.md "Winning a game".
+SKUNK_LINES: dict[int, tuple[int, ...]] = {121: (90, 60, 30), 61: (30,)}
+SKUNK_NAMES = {0: "", 1: "skunk", 2: "double skunk", 3: "triple skunk"}
+
+
+class PointsTable(Protocol):
+    """Anything with the four match-point columns (a MatchPointFormat row, or a test double)."""
+
+    win: int
+    skunk: int
+    double_skunk: int
+    triple_skunk: int
+
+
+class OutcomeError(ValueError):
+    """A game result that cannot have happened. ``code`` is stable; the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """The derived values of one game, from the winner's side."""
+
+    winner_points: int
+    loser_points: int
+    margin: int
+    skunk_level: int
+
+
+def check_loser_score(target: int, loser_score: int) -> None:
+    """Raise :class:`OutcomeError` unless ``loser_score`` is a score a loser can finish on."""
+    if target not in SKUNK_LINES:
+        raise OutcomeError("bad_target", f"Games are played to 121 or 61, not {target}.")
+    if isinstance(loser_score, bool) or not isinstance(loser_score, int):
+        raise OutcomeError("bad_score", "The loser's score must be a whole number.")
+    if loser_score < 0:
+        raise OutcomeError("negative_score", "A score cannot be negative.")
+    if loser_score >= target:
+        raise OutcomeError(
+            "loser_reached_target",
+            f"The loser's score must be below {target}: the winner is the one who reached "
+            f"{target} first.",
+        )
+
+
+def skunk_level(target: int, loser_score: int) -> int:
+    """Skunk level of a game: 0 none, 1 skunk, 2 double, 3 triple (121: <=90, <=60, <=30)."""
+    check_loser_score(target, loser_score)
+    level = 0
+    for line in SKUNK_LINES[target]:
+        if loser_score <= line:
+            level += 1
+    return level
+
+
+def game_outcome(table: PointsTable, target: int, loser_score: int) -> GameOutcome:
+    """Game points and spread of a game won against ``loser_score``.
+
+    Spread = target - loser's score (winner +, loser -); no cap and no skunk bonus (ACC).
+    """
+    level = skunk_level(target, loser_score)
+    points = (table.win, table.skunk, table.double_skunk, table.triple_skunk)[level]
+    return GameOutcome(
+        winner_points=points, loser_points=0, margin=target - loser_score, skunk_level=level
+    )
+
+
+def format_spread(spread: int) -> str:
+    """Spread as printed on ACC score cards: sign and at least two digits (+07, -07, +121)."""
+    sign = "-" if spread < 0 else "+"
+    return f"{sign}{abs(spread):02d}"

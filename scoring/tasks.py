@@ -1,0 +1,20 @@
+"""Celery tasks of the scoring app: thin wrappers around services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from . import services
+
+
+@shared_task(
+    name="scoring.recompute_standings",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def recompute_standings(event_id: int) -> int:
+    """Rebuild an event's standings table (idempotent; safe to retry)."""
+    return services.recompute_standings(event_id)

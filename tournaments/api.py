@@ -1,0 +1,198 @@
+"""REST API of events: list and read (public), post a result (the event's TD)."""
+
+from __future__ import annotations
+
+import django_filters
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from pegboard.drf import as_validation_error
+from pegboard.errors import ServiceError
+from scoring.outcome import format_spread
+
+from . import selectors, services
+from .models import Entry, Event, GameResult, Round, Table
+
+
+class ClubSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+
+
+class EventSerializer(serializers.ModelSerializer):
+    club = ClubSerializer(read_only=True)
+    match_point_format = serializers.SlugRelatedField(slug_field="code", read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "club",
+            "name",
+            "date",
+            "game",
+            "kind",
+            "games_planned",
+            "target",
+            "match_point_format",
+            "muggins",
+            "status",
+            "standings_published",
+        ]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.name")
+    acc_number = serializers.CharField(source="player.acc_number")
+
+    class Meta:
+        model = Entry
+        fields = ["id", "name", "acc_number", "checked_in", "withdrawn"]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    game = serializers.IntegerField(source="table.round.number")
+    table = serializers.IntegerField(source="table.number", allow_null=True)
+    spread = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameResult
+        fields = [
+            "id",
+            "game",
+            "table",
+            "kind",
+            "winner",
+            "loser",
+            "loser_score",
+            "winner_points",
+            "loser_points",
+            "margin",
+            "spread",
+            "skunk_level",
+        ]
+
+    def get_spread(self, obj: GameResult) -> str:
+        return format_spread(obj.margin)
+
+
+class TableSerializer(serializers.ModelSerializer):
+    result = ResultSerializer(read_only=True, allow_null=True, default=None)
+
+    class Meta:
+        model = Table
+        fields = ["number", "seat_a", "seat_b", "note", "result"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    tables = TableSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "seed", "notes", "tables"]
+
+
+class EventDetailSerializer(EventSerializer):
+    entries = EntrySerializer(many=True, read_only=True)
+    games = GameSerializer(many=True, read_only=True, source="rounds")
+
+    class Meta(EventSerializer.Meta):
+        fields = [*EventSerializer.Meta.fields, "entries", "games"]
+
+
+class EventFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(field_name="club__slug")
+    date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte")
+    date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte")
+
+    class Meta:
+        model = Event
+        fields = ["club", "status", "game", "date_from", "date_to"]
+
+
+class EventList(generics.ListAPIView):
+    """Events open to the public (past their draft), newest first."""
+
+    serializer_class = EventSerializer
+    filterset_class = EventFilter
+    permission_classes = [permissions.AllowAny]
+
+    def get_queryset(self):
+        return selectors.public_events().order_by("-date", "name")
+
+
+class EventDetail(generics.RetrieveAPIView):
+    """One public event with its entries and every game's tables and results."""
+
+    serializer_class = EventDetailSerializer
+    permission_classes = [permissions.AllowAny]
+    lookup_url_kwarg = "event_id"
+
+    def get_object(self) -> Event:
+        event = selectors.public_event(self.kwargs["event_id"])
+        return (
+            Event.objects.filter(pk=event.pk)
+            .select_related("club", "match_point_format")
+            .prefetch_related(
+                "entries__player",
+                "rounds__tables__result__table__round",
+            )
+            .get()
+        )
+
+
+class ResultInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, help_text="Game number.")
+    table = serializers.IntegerField(min_value=1, help_text="Table number within the game.")
+    winner = serializers.IntegerField(help_text="Entry id of the winner.")
+    loser_score = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The loser's score (0 to target - 1)."
+    )
+    forfeit = serializers.BooleanField(default=False)
+
+
+class ResultCreate(generics.GenericAPIView):
+    """Record (or replace) a table's result. Only a TD of the event's club may post."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = ResultInput
+
+    @extend_schema(request=ResultInput, responses={201: ResultSerializer})
+    def post(self, request: Request, event_id: int) -> Response:
+        event = selectors.directed_event(request.user, event_id)
+        data = ResultInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        table = Table.objects.filter(
+            round__event=event, round__number=values["game"], number=values["table"]
+        ).first()
+        try:
+            if table is None:
+                raise ServiceError(
+                    "unknown_table",
+                    f"Game {values['game']} has no table {values['table']}.",
+                    field="table",
+                )
+            result = services.record_result(
+                event,
+                table=table,
+                winner=values["winner"],
+                loser_score=values.get("loser_score"),
+                forfeit=values["forfeit"],
+                user=request.user,
+            )
+        except ServiceError as exc:
+            raise as_validation_error(exc) from None
+        return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+    def handle_exception(self, exc):
+        # A TD of another club learns nothing about this event: 404, as for a missing one.
+        if isinstance(exc, Http404):
+            from rest_framework.exceptions import NotFound
+
+            exc = NotFound("No such event.")
+        return super().handle_exception(exc)

@@ -1,0 +1,284 @@
+"""Clubs, players, events, entries, rounds (games of an event), tables and game results."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> int:
+    """A fresh random seed, stored so every draw can be reproduced."""
+    return secrets.randbelow(2**31)
+
+
+class Club(models.Model):
+    """A cribbage club: the tenant every event, player list and TD belongs to."""
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("tournament directors"),
+        related_name="directed_clubs",
+        blank=True,
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays; an ACC member number is optional (visitors and guests have none)."""
+
+    class Status(models.TextChoices):
+        MEMBER = "member", _("Member")
+        VISITOR = "visitor", _("Visitor")
+        GUEST = "guest", _("Guest")
+
+    name = models.CharField(_("name"), max_length=120)
+    acc_number = models.CharField(_("ACC member number"), max_length=20, blank=True)
+    home_club = models.ForeignKey(
+        Club,
+        verbose_name=_("home club"),
+        on_delete=models.PROTECT,
+        related_name="players",
+        null=True,
+        blank=True,
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.MEMBER)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["acc_number"],
+                condition=~models.Q(acc_number=""),
+                name="unique_acc_number_when_given",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    """One event of a club: for now a cribbage club night of N games to 121 (or 61)."""
+
+    class Game(models.TextChoices):
+        CRIBBAGE = "cribbage", _("Cribbage")
+
+    class Kind(models.TextChoices):
+        CLUB_NIGHT = "club_night", _("Club night")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class Target(models.IntegerChoices):
+        FULL = 121, _("121 (full game)")
+        SHORT = 61, _("61 (short game)")
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="events"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    game = models.CharField(_("game"), max_length=20, choices=Game, default=Game.CRIBBAGE)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.CLUB_NIGHT)
+    games_planned = models.PositiveSmallIntegerField(
+        _("number of games"), default=9, help_text=_("Usually 9; between 4 and 22.")
+    )
+    target = models.PositiveSmallIntegerField(_("target"), choices=Target, default=Target.FULL)
+    match_point_format = models.ForeignKey(
+        "scoring.MatchPointFormat", verbose_name=_("match-point format"), on_delete=models.PROTECT
+    )
+    muggins = models.BooleanField(_("muggins"), default=False)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.DRAFT)
+    seed = models.BigIntegerField(
+        _("seed"), default=new_seed, help_text=_("Makes every draw reproducible.")
+    )
+    standings_published = models.BooleanField(_("standings published"), default=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(games_planned__gte=1) & models.Q(games_planned__lte=40),
+                name="event_games_planned_in_range",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+
+class Entry(models.Model):
+    """A player in an event. Withdrawn entries are never seated again; their games stand."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
+    )
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+
+class Round(models.Model):
+    """Game N of an event: the seating drawn for it, from a seed stored for reproduction."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("game number"))
+    seed = models.BigIntegerField(_("seed"))
+    notes = models.JSONField(
+        _("notes"), default=list, blank=True, help_text=_("What the draw had to compromise on.")
+    )
+    created_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_round_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} - game {self.number}"
+
+
+class Table(models.Model):
+    """A table of a game: two seats, or a bye (one seat, no table number)."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("game"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    seat_a = models.ForeignKey(
+        Entry, verbose_name=_("seat A"), on_delete=models.PROTECT, related_name="+"
+    )
+    seat_b = models.ForeignKey(
+        Entry,
+        verbose_name=_("seat B"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["round", models.F("number").asc(nulls_last=True)]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_table_number_per_round"),
+            models.UniqueConstraint(fields=["round", "seat_a"], name="seat_a_once_per_round"),
+            models.UniqueConstraint(fields=["round", "seat_b"], name="seat_b_once_per_round"),
+            models.CheckConstraint(
+                condition=~models.Q(seat_a=models.F("seat_b")), name="no_player_against_self"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seat_b__isnull=True, number__isnull=True)
+                | models.Q(seat_b__isnull=False, number__isnull=False),
+                name="bye_has_no_table_number",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.is_bye:
+            return f"{self.round}: bye {self.seat_a}"
+        return f"{self.round}: table {self.number}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.seat_b_id is None
+
+    def seats(self) -> list[Entry]:
+        return [self.seat_a] if self.seat_b is None else [self.seat_a, self.seat_b]
+
+
+class GameResult(models.Model):
+    """The result of one table. Input is the winner and the loser's score (or a forfeit/bye);
+    the game points, spread (margin) and skunk level are derived by the service, never typed."""
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("Played")
+        FORFEIT = "forfeit", _("Forfeit")
+        BYE = "bye", _("Bye")
+
+    table = models.OneToOneField(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="result"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind, default=Kind.PLAYED)
+    winner = models.ForeignKey(
+        Entry, verbose_name=_("winner"), on_delete=models.PROTECT, related_name="wins"
+    )
+    loser = models.ForeignKey(
+        Entry,
+        verbose_name=_("loser"),
+        on_delete=models.PROTECT,
+        related_name="losses",
+        null=True,
+        blank=True,
+    )
+    loser_score = models.PositiveSmallIntegerField(_("loser's score"), null=True, blank=True)
+    # Derived (scoring.outcome), stored so standings are one SQL aggregate.
+    winner_points = models.PositiveSmallIntegerField(_("winner's game points"), editable=False)
+    loser_points = models.PositiveSmallIntegerField(
+        _("loser's game points"), default=0, editable=False
+    )
+    margin = models.PositiveSmallIntegerField(_("spread"), editable=False)
+    skunk_level = models.PositiveSmallIntegerField(_("skunk level"), default=0, editable=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("game result")
+        verbose_name_plural = _("game results")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(margin__gte=1), name="result_margin_positive"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(winner=models.F("loser")), name="result_winner_is_not_loser"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.winner} +{self.margin}"

@@ -1,0 +1,13 @@
+"""Template filters in the game's own notation."""
+
+from django import template
+
+from scoring.outcome import format_spread
+
+register = template.Library()
+
+
+@register.filter
+def spread(value: int | None) -> str:
+    """Spread as on a score card: +07, -12, +121."""
+    return "" if value is None else format_spread(int(value))

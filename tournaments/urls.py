@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("events/<int:event_id>/", views.event_public, name="event"),
+    path("events/<int:event_id>/standings/", views.standings_fragment, name="event-standings"),
+    path("events/<int:event_id>/projector/", views.projector, name="event-projector"),
+    path("td/events/<int:event_id>/", views.td_event, name="td-event"),
+    path("td/events/<int:event_id>/draw/", views.td_draw, name="td-draw"),
+    path("td/events/<int:event_id>/finish/", views.td_finish, name="td-finish"),
+    path("td/events/<int:event_id>/publish/", views.td_publish, name="td-publish"),
+    path("td/events/<int:event_id>/register/", views.td_register, name="td-register"),
+    path("td/events/<int:event_id>/entries/<int:entry_id>/", views.td_entry, name="td-entry"),
+    path("td/events/<int:event_id>/games/<int:number>/", views.td_game, name="td-game"),
+    path("td/events/<int:event_id>/games/<int:number>/redraw/", views.td_redraw, name="td-redraw"),
+]
