@@ -65,7 +65,9 @@ def test_impossible_scores_are_refused_with_a_code(target, loser_score, code):
     assert str(caught.value)
 
 
-@pytest.mark.parametrize(("spread", "shown"), [(7, "+07"), (-7, "-07"), (0, "+00"), (121, "+121"), (-35, "-35")])
+@pytest.mark.parametrize(
+    ("spread", "shown"), [(7, "+07"), (-7, "-07"), (0, "+00"), (121, "+121"), (-35, "-35")]
+)
 def test_spread_is_printed_like_a_score_card(spread, shown):
     assert format_spread(spread) == shown
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Standing
+from tests.factories import EntryFactory, EventFactory, RoundFactory
 from tournaments import services
 from tournaments.models import Event, Table
-
-from tests.factories import EntryFactory, EventFactory, RoundFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +23,9 @@ def seat_and_play(event, hero, record, number_of_games=9):
     games = [("win", s) for s in wins] + [("loss", m) for m in losses]
     assert len(games) == number_of_games
     for number, (kind, value) in enumerate(games, start=1):
-        round_ = event.rounds.filter(number=number).first() or RoundFactory(event=event, number=number)
+        round_ = event.rounds.filter(number=number).first() or RoundFactory(
+            event=event, number=number
+        )
         opponent = EntryFactory(event=event)
         table = Table.objects.create(
             round=round_, number=round_.tables.count() + 1, seat_a=hero, seat_b=opponent
@@ -45,7 +46,10 @@ def test_ann_cal_bob_ranked_by_games_won_before_spread(django_capture_on_commit_
     # One standings job for the whole transaction, run by the (eager) Celery task on commit.
     assert len(callbacks) == 1
 
-    rows = {s.entry.player.name: s for s in Standing.objects.filter(event=event).select_related("entry__player")}
+    rows = {
+        s.entry.player.name: s
+        for s in Standing.objects.filter(event=event).select_related("entry__player")
+    }
     assert len(rows) == 3 + 27
     line = lambda name: (rows[name].game_points, rows[name].games_won, rows[name].spread)  # noqa: E731
     assert line("Ann") == (13, 6, 60)
@@ -77,13 +81,23 @@ def test_recompute_is_idempotent_and_keeps_withdrawn_players(django_capture_on_c
 
     event = EventFactory(status=Event.Status.RUNNING)
     a, b = EntryFactory.create_batch(2, event=event)
-    table = Table.objects.create(round=RoundFactory(event=event, number=1), number=1, seat_a=a, seat_b=b)
+    table = Table.objects.create(
+        round=RoundFactory(event=event, number=1), number=1, seat_a=a, seat_b=b
+    )
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(event, table=table, winner=b, loser_score=70)
         services.withdraw_entry(b)
-    first = list(Standing.objects.filter(event=event).values_list("entry_id", "rank", "game_points", "spread"))
+    first = list(
+        Standing.objects.filter(event=event).values_list(
+            "entry_id", "rank", "game_points", "spread"
+        )
+    )
     assert recompute_standings(event.pk) == 2
-    again = list(Standing.objects.filter(event=event).values_list("entry_id", "rank", "game_points", "spread"))
+    again = list(
+        Standing.objects.filter(event=event).values_list(
+            "entry_id", "rank", "game_points", "spread"
+        )
+    )
     assert first == again == [(b.pk, 1, 3, 51), (a.pk, 2, 0, -51)]
 
 

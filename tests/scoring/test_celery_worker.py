@@ -1,0 +1,64 @@
+"""A real Celery worker (Redis broker) recomputes standings after a result commits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+from django.conf import settings
+
+from scoring.models import Standing
+from tests.conftest import require_service
+from tests.factories import event_with_field
+from tournaments import services
+
+
+def broker_reachable() -> bool:
+    url = settings.BROKER_FROM_ENV
+    if not url.startswith("redis://"):
+        return False
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture
+def celery_worker():
+    """A worker thread of our own Celery app, consuming from the real broker."""
+    require_service(
+        "Redis broker", broker_reachable(), "set CELERY_BROKER_URL=redis://127.0.0.1:6379/0"
+    )
+    from celery.contrib.testing.worker import start_worker
+
+    from pegboard.celery import app
+
+    app.conf.task_always_eager = False
+    # Old messages for events of another run are not this test's business.
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
+        yield worker
+
+
+@pytest.mark.real_worker
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_worker_recomputes_standings_after_commit(celery_worker):
+    event = event_with_field(4)
+    round_ = services.draw_next_game(event)
+    table = round_.tables.order_by("number").first()
+
+    started = time.monotonic()
+    services.record_result(event, table=table, winner=table.seat_b, loser_score=77)  # commits
+    deadline = started + 20
+    row = None
+    while time.monotonic() < deadline:
+        row = Standing.objects.filter(event=event, entry=table.seat_b).first()
+        if row is not None and row.game_points == 3:
+            break
+        time.sleep(0.05)
+    elapsed = time.monotonic() - started
+    assert row is not None and (row.rank, row.game_points, row.spread) == (1, 3, 44)
+    # The page polls every 2 s; the job itself must land well inside that.
+    assert elapsed < 10, f"standings took {elapsed:.2f} s"

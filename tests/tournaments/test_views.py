@@ -1,0 +1,157 @@
+"""Pages: public pages answer without login; the TD pages enter results and show form errors."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import ClubFactory, UserFactory, event_with_field
+from tournaments import services
+from tournaments.models import GameResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(td_user):
+    event = event_with_field(6, name="Jeudi soir à Brașov")
+    event.club.directors.add(td_user)
+    round_ = services.draw_next_game(event)
+    return event, round_
+
+
+@pytest.fixture
+def td_client(client, td_user):
+    client.force_login(td_user)
+    return client
+
+
+def test_public_pages_answer_without_login(client, night, django_capture_on_commit_callbacks):
+    event, round_ = night
+    table = round_.tables.first()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=88)
+    home = client.get(reverse("home"))
+    assert home.status_code == 200 and "Jeudi soir à Brașov" in home.content.decode()
+    page = client.get(reverse("event", args=[event.pk]))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert table.seat_a.player.name in body and "+33" in body
+    fragment = client.get(reverse("event-standings", args=[event.pk]), HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200 and "<html" not in fragment.content.decode()
+    assert 'hx-trigger="every 2s"' in fragment.content.decode()
+    assert client.get(reverse("event-projector", args=[event.pk])).status_code == 200
+
+
+def test_unpublished_standings_are_hidden_from_the_public(client, night):
+    event, _ = night
+    services.set_standings_published(event, False)
+    body = client.get(reverse("event", args=[event.pk])).content.decode()
+    assert "has not published the standings" in body
+
+
+def test_td_pages_need_login_and_the_right_club(client, night):
+    event, _ = night
+    url = reverse("td-event", args=[event.pk])
+    assert client.get(url).status_code == 302
+    stranger = UserFactory(username="other-td")
+    ClubFactory().directors.add(stranger)
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("td-game", args=[event.pk, 1])).status_code == 404
+
+
+def test_td_enters_a_result(td_client, night):
+    event, round_ = night
+    assert td_client.get(reverse("td-event", args=[event.pk])).status_code == 200
+    url = reverse("td-game", args=[event.pk, 1])
+    page = td_client.get(url)
+    assert page.status_code == 200 and page.content.decode().count('name="loser_score"') == 3
+    table = round_.tables.order_by("number").first()
+    response = td_client.post(
+        url, {"table": table.pk, "winner": table.seat_b_id, "loser_score": "104"}
+    )
+    assert response.status_code == 302
+    result = GameResult.objects.get(table=table)
+    assert (result.winner_id, result.margin, result.winner_points) == (table.seat_b_id, 17, 2)
+
+
+def test_htmx_post_returns_just_the_table_card(td_client, night):
+    event, round_ = night
+    table = round_.tables.order_by("number").first()
+    response = td_client.post(
+        reverse("td-game", args=[event.pk, 1]),
+        {"table": table.pk, "winner": table.seat_a_id, "loser_score": "60"},
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body and f'id="card-{table.pk}"' in body and "Saved." in body
+
+
+@pytest.mark.parametrize(
+    ("loser_score", "message"),
+    [("121", "must be below 121"), ("-3", "cannot be negative"), ("", "Enter the loser")],
+)
+def test_bad_result_gives_a_form_error_and_changes_nothing(td_client, night, loser_score, message):
+    event, round_ = night
+    table = round_.tables.order_by("number").first()
+    response = td_client.post(
+        reverse("td-game", args=[event.pk, 1]),
+        {"table": table.pk, "winner": table.seat_a_id, "loser_score": loser_score},
+    )
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not GameResult.objects.filter(table=table).exists()
+
+
+def test_player_not_at_the_table_is_a_form_error(td_client, night):
+    event, round_ = night
+    table, other = round_.tables.order_by("number")[:2]
+    response = td_client.post(
+        reverse("td-game", args=[event.pk, 1]),
+        {"table": table.pk, "winner": other.seat_a_id, "loser_score": "100"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert f"is not at table {table.number}" in response.content.decode()
+    assert not GameResult.objects.exists()
+
+
+def test_table_of_another_game_is_a_form_error(td_client, night):
+    event, round_ = night
+    for table in round_.tables.all():
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    services.draw_next_game(event)
+    old_table = round_.tables.order_by("number").first()
+    response = td_client.post(
+        reverse("td-game", args=[event.pk, 2]),
+        {"table": old_table.pk, "winner": old_table.seat_b_id, "loser_score": "100"},
+    )
+    assert response.status_code == 400
+    assert "belongs to game 1, not game 2" in response.content.decode()
+    assert GameResult.objects.get(table=old_table).winner_id == old_table.seat_a_id
+
+
+def test_td_draws_checks_in_and_registers(td_client, night):
+    event, _round = night
+    response = td_client.post(reverse("td-draw", args=[event.pk]), follow=True)
+    assert "still has open tables" in response.content.decode()
+    response = td_client.post(
+        reverse("td-register", args=[event.pk]),
+        {"name": "Jürgen Weiß", "acc_number": "", "status": "visitor"},
+    )
+    assert response.status_code == 302
+    entry = event.entries.get(player__name="Jürgen Weiß")
+    response = td_client.post(
+        reverse("td-entry", args=[event.pk, entry.pk]),
+        {"action": "check_out"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and "not checked in" in response.content.decode()
+    entry.refresh_from_db()
+    assert not entry.checked_in
+
+
+def test_language_switch_keeps_working(client, night):
+    response = client.post(reverse("set_language"), {"language": "it", "next": "/"})
+    assert response.status_code == 302
