@@ -86,3 +86,14 @@ def rounds_with_tables(event: Event) -> QuerySet[Round]:
         "seat_a__player", "seat_b__player", "result__winner__player"
     ).order_by("number")
     return event.rounds.order_by("number").prefetch_related(Prefetch("tables", queryset=tables))
+
+
+def can_redraw(event: Event, round_: Round, tables: list[Table]) -> bool:
+    """Whether the TD may draw ``round_`` again: the latest game, with no result but byes."""
+    latest = latest_round(event)
+    return (
+        latest is not None
+        and latest.pk == round_.pk
+        and event.status != Event.Status.FINISHED
+        and not any(t.seat_b_id is not None and hasattr(t, "result") for t in tables)
+    )

@@ -29,7 +29,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _standings_context(event) -> dict:
-    return {"event": event, "standings": standings_for_event(event.pk)}
+    latest = selectors.latest_round(event)
+    return {
+        "event": event,
+        "standings": standings_for_event(event.pk),
+        "latest_game": latest.number if latest else 0,
+    }
 
 
 @require_GET
