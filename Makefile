@@ -47,6 +47,7 @@ schema: $(STAMP)
 
 ## bench: every benchmark in bench/, each printing ratios against a baseline from the same run
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 messages: $(STAMP)

@@ -1,0 +1,50 @@
+"""Cribbage rules engine: cards, the show, the play, claims and whole-game records.
+
+Pure Python, no Django. The rules are in `shared/spec/cribbage.md`; the record format for
+`verify_game` is in README.md beside this file.
+"""
+
+from .cards import DECK, SUITS, Card, CardError, parse_card, parse_cards
+from .claim import CLAIM_KINDS, ClaimCheck, check_claim
+from .fast import hand_total, score_tables
+from .game import PROBLEM_CODES, GameEvent, GameReport, Loser, Problem, verify_game
+from .hand import HandScore, his_heels, score_hand
+from .play import PlayScore, score_play
+from .rules import SKUNK_LINES, SKUNK_NAMES, TARGETS, skunk_level, skunk_name
+from .schema import GAME_RECORD_SCHEMA
+from .scoring import ScoreItem, format_breakdown
+from .simulate import simulate_game
+
+__all__ = [
+    "CLAIM_KINDS",
+    "DECK",
+    "GAME_RECORD_SCHEMA",
+    "PROBLEM_CODES",
+    "SKUNK_LINES",
+    "SKUNK_NAMES",
+    "SUITS",
+    "TARGETS",
+    "Card",
+    "CardError",
+    "ClaimCheck",
+    "GameEvent",
+    "GameReport",
+    "HandScore",
+    "Loser",
+    "PlayScore",
+    "Problem",
+    "ScoreItem",
+    "check_claim",
+    "format_breakdown",
+    "hand_total",
+    "his_heels",
+    "parse_card",
+    "parse_cards",
+    "score_hand",
+    "score_play",
+    "score_tables",
+    "simulate_game",
+    "skunk_level",
+    "skunk_name",
+    "verify_game",
+]

@@ -1,0 +1,138 @@
+"""Cards: parsing every notation the spec allows, and the canonical text form.
+
+Each of the 52 cards exists once as a `Card` object; parsing returns those shared objects, so
+parsing a hand allocates nothing but the list that holds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+SUITS = "SHDC"
+"""Suit letters in the order used for card indices (index = (rank - 1) * 4 + suit)."""
+
+RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Canonical label for ranks 1..13 (A low, J Q K = 11 12 13)."""
+
+JACK = 11
+
+_SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+# A phone keyboard often sends the suit symbol followed by the emoji variation selector.
+_VARIATION_SELECTORS = ("\ufe0f", "\ufe0e")
+
+
+class CardError(ValueError):
+    """A card, hand or pile that is not valid input; the message names the bad token."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card. `rank` is 1 (ace) to 13 (king); `suit` one of S H D C."""
+
+    rank: int
+    suit: str
+    value: int = field(init=False, compare=False, repr=False)
+    """Counting value: A = 1, 2-10 face value, J Q K = 10."""
+    index: int = field(init=False, compare=False, repr=False)
+    """0..51, (rank - 1) * 4 + suit position in `SUITS`; used by the table-driven scorer."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
+            raise CardError(f"bad card rank {self.rank!r}: expected 1 (ace) to 13 (king)")
+        if not isinstance(self.suit, str) or len(self.suit) != 1 or self.suit not in SUITS:
+            raise CardError(f"bad card suit {self.suit!r}: expected one of S H D C")
+        # frozen dataclass: derived fields are set once here, which is why object.__setattr__
+        object.__setattr__(self, "value", min(self.rank, 10))
+        object.__setattr__(self, "index", (self.rank - 1) * 4 + SUITS.index(self.suit))
+
+    def __str__(self) -> str:
+        return RANK_LABELS[self.rank] + self.suit
+
+    @property
+    def label(self) -> str:
+        """Canonical text form, e.g. `10S`, `JD` (same as `str(card)`)."""
+        return RANK_LABELS[self.rank] + self.suit
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, 14) for suit in SUITS)
+"""All 52 cards, `DECK[card.index] is card`."""
+
+
+def _build_lookup() -> dict[str, Card]:
+    rank_spellings: dict[int, tuple[str, ...]] = {r: (RANK_LABELS[r],) for r in range(1, 14)}
+    rank_spellings[10] = ("10", "T")
+    suit_spellings: dict[str, list[str]] = {s: [s] for s in SUITS}
+    for symbol, letter in _SUIT_SYMBOLS.items():
+        suit_spellings[letter].append(symbol)
+    table: dict[str, Card] = {}
+    for card in DECK:
+        for rank_text in rank_spellings[card.rank]:
+            for suit_text in suit_spellings[card.suit]:
+                table[rank_text + suit_text] = card
+    return table
+
+
+_LOOKUP = _build_lookup()
+
+
+def parse_card(text: str | Card) -> Card:
+    """Parse one card: rank then suit, case-insensitive (`5H`, `10S`, `TS`, `jd`, `5♥`).
+
+    A `Card` is returned unchanged. Anything else raises `CardError` naming the token.
+    """
+    if isinstance(text, Card):
+        return text
+    if not isinstance(text, str):
+        raise CardError(f"bad card {text!r}: expected text such as 5H, 10S, TS, JD or 5♥")
+    token = text.strip()
+    card = _LOOKUP.get(token.upper())
+    if card is None:
+        cleaned = token.upper()
+        for selector in _VARIATION_SELECTORS:
+            cleaned = cleaned.replace(selector, "")
+        card = _LOOKUP.get(cleaned)
+        if card is None:
+            raise CardError(
+                f"bad card {text!r}: expected rank (A 2-10 T J Q K) then suit (S H D C ♠ ♥ ♦ ♣),"
+                " e.g. 5H, 10S, TS, JD, 5♥"
+            )
+    return card
+
+
+def parse_cards(cards: str | Card | Iterable[str | Card]) -> list[Card]:
+    """Parse several cards: a string separated by spaces or commas, or a list of cards/strings.
+
+    Duplicates are not rejected here (callers that need distinct cards check that).
+    """
+    if type(cards) is list or type(cards) is tuple:
+        # The common case, kept cheap: a list of Card objects or canonical strings. Anything
+        # unusual (a bad token, lower case, symbols) falls through to the careful path below.
+        try:
+            return [card if type(card) is Card else _LOOKUP[card] for card in cards]
+        except (KeyError, TypeError):
+            pass
+    if isinstance(cards, Card):
+        return [cards]
+    if isinstance(cards, str):
+        tokens: Iterable[str | Card] = cards.replace(",", " ").split()
+    else:
+        try:
+            tokens = list(cards)
+        except TypeError:
+            raise CardError(f"bad cards {cards!r}: expected a list of cards or a string") from None
+    return [parse_card(token) for token in tokens]
+
+
+def check_distinct(cards: Iterable[Card], what: str = "cards") -> None:
+    """Raise `CardError` naming the first card that appears twice."""
+    seen: set[int] = set()
+    for card in cards:
+        if card.index in seen:
+            raise CardError(f"card {card} appears twice in the {what}")
+        seen.add(card.index)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards in canonical form separated by spaces, e.g. `5H JD`."""
+    return " ".join(str(card) for card in cards)
