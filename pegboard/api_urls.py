@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games import api as games_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 
@@ -14,4 +15,11 @@ urlpatterns = [
     path(
         "events/<int:event_id>/results/", tournaments_api.ResultCreate.as_view(), name="api-results"
     ),
+]
+
+urlpatterns += [
+    path("cribbage/hand", games_api.HandScoreView.as_view(), name="api-cribbage-hand"),
+    path("cribbage/play", games_api.PlayScoreView.as_view(), name="api-cribbage-play"),
+    path("cribbage/claim", games_api.ClaimCheckView.as_view(), name="api-cribbage-claim"),
+    path("cribbage/game", games_api.GameVerifyView.as_view(), name="api-cribbage-game"),
 ]
