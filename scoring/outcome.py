@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-# Skunk lines per target: a loser at or below line k has suffered skunk level k+1
-# (1 = skunk, 2 = double skunk, 3 = triple skunk). See spec/cribbage.md "Winning a game".
-SKUNK_LINES: dict[int, tuple[int, ...]] = {121: (90, 60, 30), 61: (30,)}
-SKUNK_NAMES = {0: "", 1: "skunk", 2: "double skunk", 3: "triple skunk"}
+from games.cribbage import rules
+
+# The skunk lines are a rule of the game (games.cribbage); this module adds what a score is
+# worth in an event's match-point format, and errors worded for a TD at the results table.
+SKUNK_LINES = rules.SKUNK_LINES
 
 
 class PointsTable(Protocol):
@@ -62,11 +63,7 @@ def check_loser_score(target: int, loser_score: int) -> None:
 def skunk_level(target: int, loser_score: int) -> int:
     """Skunk level of a game: 0 none, 1 skunk, 2 double, 3 triple (121: <=90, <=60, <=30)."""
     check_loser_score(target, loser_score)
-    level = 0
-    for line in SKUNK_LINES[target]:
-        if loser_score <= line:
-            level += 1
-    return level
+    return rules.skunk_level(target, loser_score)
 
 
 def game_outcome(table: PointsTable, target: int, loser_score: int) -> GameOutcome:
