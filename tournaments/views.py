@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from pegboard.errors import ServiceError
@@ -128,8 +129,6 @@ def td_redraw(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
 @require_POST
 def td_finish(request: HttpRequest, event_id: int) -> HttpResponse:
     """Close the event."""
-    from django.utils.translation import gettext as _
-
     return _td_action(request, event_id, services.finish_event, _("The event is finished."))
 
 
@@ -137,8 +136,6 @@ def td_finish(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 def td_publish(request: HttpRequest, event_id: int) -> HttpResponse:
     """Publish or hide the standings."""
-    from django.utils.translation import gettext as _
-
     publish = request.POST.get("publish") == "1"
     return _td_action(
         request,
@@ -177,8 +174,8 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
                 entry = services.set_checked_in(entry, False)
             case "withdraw":
                 entry = services.withdraw_entry(entry)
-            case _:
-                messages.error(request, "?")
+            case other:
+                messages.error(request, _("Unknown action: %(action)s") % {"action": other})
     except ServiceError as exc:
         messages.error(request, exc.message)
     if request.htmx:
