@@ -1,13 +1,16 @@
 """What one finished game is worth: game points, spread and skunk level.
 
-Pure Python (no Django): the models and the standings job call it. Everything here is derived
-from the winner, the loser's score and the event's match-point format, never typed in.
+No models or queries here (only translated messages): the services and the standings job
+call it. Everything is derived from the winner, the loser's score and the event's match-point
+format, never typed in.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Protocol
+
+from django.utils.translation import gettext as _
 
 from games.cribbage import rules
 
@@ -47,16 +50,21 @@ class GameOutcome:
 def check_loser_score(target: int, loser_score: int) -> None:
     """Raise :class:`OutcomeError` unless ``loser_score`` is a score a loser can finish on."""
     if target not in SKUNK_LINES:
-        raise OutcomeError("bad_target", f"Games are played to 121 or 61, not {target}.")
+        raise OutcomeError(
+            "bad_target", _("Games are played to 121 or 61, not %(target)s.") % {"target": target}
+        )
     if isinstance(loser_score, bool) or not isinstance(loser_score, int):
-        raise OutcomeError("bad_score", "The loser's score must be a whole number.")
+        raise OutcomeError("bad_score", _("The loser's score must be a whole number."))
     if loser_score < 0:
-        raise OutcomeError("negative_score", "A score cannot be negative.")
+        raise OutcomeError("negative_score", _("A score cannot be negative."))
     if loser_score >= target:
         raise OutcomeError(
             "loser_reached_target",
-            f"The loser's score must be below {target}: the winner is the one who reached "
-            f"{target} first.",
+            _(
+                "The loser's score must be below %(target)s: the winner is the one who reached "
+                "%(target)s first."
+            )
+            % {"target": target},
         )
 
 

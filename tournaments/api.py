@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.request import Request
@@ -174,7 +175,8 @@ class ResultCreate(generics.GenericAPIView):
             if table is None:
                 raise ServiceError(
                     "unknown_table",
-                    f"Game {values['game']} has no table {values['table']}.",
+                    _("Game %(game)s has no table %(table)s.")
+                    % {"game": values["game"], "table": values["table"]},
                     field="table",
                 )
             result = services.record_result(
