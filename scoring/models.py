@@ -83,6 +83,12 @@ class Standing(models.Model):
     skunks_suffered = models.PositiveIntegerField(_("skunks suffered"), default=0)
     byes = models.PositiveIntegerField(_("byes"), default=0)
     after_game = models.PositiveIntegerField(_("after game"), default=0)
+    separated_by = models.CharField(
+        _("separated by"),
+        max_length=30,
+        blank=True,
+        help_text=_("The tiebreaker that put this row below the one above."),
+    )
     computed_at = models.DateTimeField(_("computed at"))
 
     class Meta:
@@ -93,3 +99,18 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entry}"
+
+    @property
+    def explanation(self) -> str:
+        """Why this row is where it is, when game points alone do not say it ('' otherwise)."""
+        from django.utils.translation import gettext
+
+        from .tiebreakers import describe
+
+        if self.tied:
+            return gettext("Tied on every tiebreaker of the chain.")
+        if self.separated_by and self.separated_by != "game_points":
+            return gettext("Placed below the row above on %(name)s.") % {
+                "name": describe(self.separated_by)
+            }
+        return ""

@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
+from . import tiebreakers
 from .models import Standing
 
 log = logging.getLogger(__name__)
@@ -33,9 +35,13 @@ class Line:
     def games_played(self) -> int:
         return self.games_won + self.games_lost
 
-    def chain_key(self) -> tuple[int, int, int]:
-        """The ACC ranking chain: game points, then games won, then net spread."""
-        return (self.game_points, self.games_won, self.spread)
+
+QUEUED_FLAG_SECONDS = 300  # a lost message only delays the next run by this much
+GAME_TIEBREAKERS = {"head_to_head", "buchholz", "median_buchholz", "most_recent"}
+
+
+def _queued_key(event_id: int) -> str:
+    return f"standings:queued:{event_id}"
 
 
 def queue_standings(event_id: int) -> None:
@@ -55,10 +61,18 @@ def queue_standings(event_id: int) -> None:
         return
 
     def send() -> None:
-        recompute_standings.delay(event_id)
+        # Coalesce across transactions: while a run is queued and not yet started, further
+        # results ride on it (the run reads every result committed before it starts).
+        if cache.add(_queued_key(event_id), 1, timeout=QUEUED_FLAG_SECONDS):
+            try:
+                recompute_standings.delay(event_id)
+            except Exception:
+                cache.delete(_queued_key(event_id))  # let the next result try again
+                raise
 
     send.standings_event_id = event_id  # type: ignore[attr-defined]
-    transaction.on_commit(send)
+    # robust: the result is committed; a broker hiccup is logged, never a 500 for the TD.
+    transaction.on_commit(send, robust=True)
 
 
 def build_lines(event_id: int) -> list[Line]:
@@ -105,36 +119,35 @@ def build_lines(event_id: int) -> list[Line]:
     return list(lines.values())
 
 
-def rank_lines(lines: list[Line]) -> list[tuple[int, bool, Line]]:
-    """Order by the chain; equal keys share a rank and are marked tied (shown by name)."""
-    ordered = sorted(lines, key=lambda ln: (tuple(-v for v in ln.chain_key()), ln.name.casefold()))
-    ranked: list[tuple[int, bool, Line]] = []
-    counts: dict[tuple[int, int, int], int] = {}
-    for line in ordered:
-        counts[line.chain_key()] = counts.get(line.chain_key(), 0) + 1
-    rank = 0
-    previous = None
-    for position, line in enumerate(ordered, start=1):
-        if line.chain_key() != previous:
-            rank, previous = position, line.chain_key()
-        ranked.append((rank, counts[line.chain_key()] > 1, line))
-    return ranked
-
-
 def recompute_standings(event_id: int) -> int:
     """Rebuild the standings table of an event from its results; returns the rows written.
 
     Runs under a lock on the event row, so concurrent runs for one event take turns and the
     last one to run reads every committed result (no lost update). Safe to repeat.
     """
-    from tournaments.models import Event, Round
+    from tournaments.models import Event, GameResult, Round
 
+    # From here on a new result queues a new run: this one may already have read past it.
+    cache.delete(_queued_key(event_id))
     with transaction.atomic():
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
             return 0
-        ranked = rank_lines(build_lines(event_id))
+        chain = tiebreakers.validate_chain(event.tiebreakers or tiebreakers.ACC_CHAIN)
+        lines = {line.entry_id: line for line in build_lines(event_id)}
+        games: list[tiebreakers.Game] = []
+        if GAME_TIEBREAKERS.intersection(chain):
+            games = [
+                tiebreakers.Game(*row)
+                for row in GameResult.objects.filter(table__round__event_id=event_id).values_list(
+                    "table__round__number", "winner_id", "loser_id", "winner_points", "loser_points"
+                )
+            ]
+        context = tiebreakers.RankingContext(lines=lines, games=games, seed=event.seed)
+        ranked = tiebreakers.rank(
+            list(lines), chain, context, display_key=lambda e: lines[e].name.casefold()
+        )
         after_game = (
             Round.objects.filter(event_id=event_id)
             .annotate(tables_n=Count("tables"), results_n=Count("tables__result"))
@@ -147,9 +160,10 @@ def recompute_standings(event_id: int) -> int:
         Standing.objects.bulk_create(
             Standing(
                 event_id=event_id,
-                entry_id=line.entry_id,
-                rank=rank,
-                tied=tied,
+                entry_id=row.entry,
+                rank=row.rank,
+                tied=row.tied,
+                separated_by=row.separated_by,
                 game_points=line.game_points,
                 games_played=line.games_played,
                 games_won=line.games_won,
@@ -161,6 +175,7 @@ def recompute_standings(event_id: int) -> int:
                 after_game=after_game,
                 computed_at=now,
             )
-            for rank, tied, line in ranked
+            for row in ranked
+            for line in (lines[row.entry],)
         )
     return len(ranked)

@@ -9,6 +9,13 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+def acc_chain() -> list[str]:
+    """The default ranking chain: game points, games won, net spread (spec/acc.md)."""
+    from scoring.tiebreakers import ACC_CHAIN
+
+    return list(ACC_CHAIN)
+
+
 def new_seed() -> int:
     """A fresh random seed, stored so every draw can be reproduced."""
     return secrets.randbelow(2**31)
@@ -110,6 +117,14 @@ class Event(models.Model):
         _("seed"), default=new_seed, help_text=_("Makes every draw reproducible.")
     )
     standings_published = models.BooleanField(_("standings published"), default=True)
+    tiebreakers = models.JSONField(
+        _("ranking chain"),
+        default=acc_chain,
+        help_text=_(
+            "Tiebreaker keys in order, e.g. game_points, games_won, spread, skunks_won, "
+            "head_to_head, buchholz, median_buchholz, most_recent, draw."
+        ),
+    )
 
     class Meta:
         ordering = ["-date", "name"]
@@ -124,6 +139,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        from scoring.tiebreakers import validate_chain
+
+        try:
+            self.tiebreakers = list(validate_chain(self.tiebreakers or []))
+        except (TypeError, ValueError) as exc:
+            raise ValidationError({"tiebreakers": str(exc)}) from None
 
 
 class Entry(models.Model):

@@ -105,3 +105,52 @@ def test_recompute_of_a_deleted_event_is_harmless():
     from scoring.services import recompute_standings
 
     assert recompute_standings(987654) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_runs_coalesce_while_one_is_queued():
+    """Real commits (no test transaction around them), eager tasks run on commit."""
+    from django.core.cache import cache
+
+    from scoring.services import _queued_key, recompute_standings
+
+    event = EventFactory(status=Event.Status.RUNNING)
+    a, b, c, d = EntryFactory.create_batch(4, event=event)
+    round_ = RoundFactory(event=event, number=1)
+    t1 = Table.objects.create(round=round_, number=1, seat_a=a, seat_b=b)
+    t2 = Table.objects.create(round=round_, number=2, seat_a=c, seat_b=d)
+    cache.add(_queued_key(event.pk), 1)  # a run is queued and has not started yet
+    services.record_result(event, table=t1, winner=a, loser_score=100)
+    assert not Standing.objects.filter(event=event).exists(), "rides on the queued run"
+    recompute_standings(event.pk)  # the queued run starts: it sees the committed result
+    assert Standing.objects.get(entry=a).game_points == 2
+    services.record_result(event, table=t2, winner=d, loser_score=50)
+    assert Standing.objects.get(entry=d).game_points == 3, "a result after the start runs again"
+    assert cache.get(_queued_key(event.pk)) is None
+
+
+def test_event_chain_with_head_to_head_explains_the_order(django_capture_on_commit_callbacks):
+    event = EventFactory(
+        status=Event.Status.RUNNING, tiebreakers=["game_points", "head_to_head", "spread"]
+    )
+    a, b, c = EntryFactory.create_batch(3, event=event)
+    r1 = RoundFactory(event=event, number=1)
+    r2 = RoundFactory(event=event, number=2)
+    games = [(r1, a, b, b, 120), (r2, a, c, a, 30)]
+    with django_capture_on_commit_callbacks(execute=True):
+        for i, (round_, x, y, winner, loser_score) in enumerate(games, start=1):
+            table = Table.objects.create(round=round_, number=i, seat_a=x, seat_b=y)
+            services.record_result(event, table=table, winner=winner, loser_score=loser_score)
+    rows = {s.entry_id: s for s in Standing.objects.filter(event=event)}
+    # a: 3 GP (+91 -1), b: 2 GP. a ahead on points; c last.
+    assert (rows[a.pk].rank, rows[b.pk].rank, rows[c.pk].rank) == (1, 2, 3)
+    event.tiebreakers = ["games_won", "head_to_head", "spread"]
+    event.save()
+    from scoring.services import recompute_standings
+
+    recompute_standings(event.pk)
+    rows = {s.entry_id: s for s in Standing.objects.filter(event=event)}
+    # a and b both won once; b beat a head to head although a's spread is far better.
+    assert (rows[b.pk].rank, rows[a.pk].rank) == (1, 2)
+    assert rows[a.pk].separated_by == "head_to_head"
+    assert "head-to-head" in rows[a.pk].explanation

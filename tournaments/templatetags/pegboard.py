@@ -11,3 +11,11 @@ register = template.Library()
 def spread(value: int | None) -> str:
     """Spread as on a score card: +07, -12, +121."""
     return "" if value is None else format_spread(int(value))
+
+
+@register.filter
+def tiebreaker_name(key: str) -> str:
+    """The name of a tiebreaker of the ranking chain, for people."""
+    from scoring.tiebreakers import describe
+
+    return describe(key)
