@@ -335,3 +335,18 @@ def set_standings_published(event: Event, published: bool) -> Event:
     event.standings_published = published
     event.save(update_fields=["standings_published"])
     return event
+
+
+@transaction.atomic
+def set_ranking_chain(event: Event, keys: list[str]) -> Event:
+    """Set the event's tiebreakers, in order, and re-rank its standings."""
+    from scoring.tiebreakers import validate_chain
+
+    event = _locked_event(event)
+    try:
+        event.tiebreakers = list(validate_chain(k.strip() for k in keys if k.strip()))
+    except ValueError as exc:
+        raise ServiceError("bad_ranking_chain", str(exc), field="tiebreakers") from None
+    event.save(update_fields=["tiebreakers"])
+    queue_standings(event.pk)
+    return event

@@ -12,6 +12,7 @@ urlpatterns = [
     path("td/events/<int:event_id>/finish/", views.td_finish, name="td-finish"),
     path("td/events/<int:event_id>/publish/", views.td_publish, name="td-publish"),
     path("td/events/<int:event_id>/register/", views.td_register, name="td-register"),
+    path("td/events/<int:event_id>/ranking-chain/", views.td_chain, name="td-chain"),
     path("td/events/<int:event_id>/entries/<int:entry_id>/", views.td_entry, name="td-entry"),
     path("td/events/<int:event_id>/games/<int:number>/", views.td_game, name="td-game"),
     path("td/events/<int:event_id>/games/<int:number>/redraw/", views.td_redraw, name="td-redraw"),

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pegboard.errors import ServiceError
 from scoring.selectors import standings_for_event
+from scoring.tiebreakers import REGISTRY as TIEBREAKERS
 
 from . import selectors, services
 from .forms import RegisterForm, ResultForm
@@ -84,6 +85,7 @@ def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
             "latest": latest,
             "rounds": event.rounds.order_by("number"),
             "register_form": RegisterForm(),
+            "tiebreakers": TIEBREAKERS,
         },
     )
 
@@ -142,6 +144,19 @@ def td_publish(request: HttpRequest, event_id: int) -> HttpResponse:
         event_id,
         lambda event: services.set_standings_published(event, publish),
         _("Standings are public.") if publish else _("Standings are hidden from the public."),
+    )
+
+
+@login_required
+@require_POST
+def td_chain(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Set the ranking chain (tiebreakers in order)."""
+    keys = request.POST.get("tiebreakers", "").replace(",", " ").split()
+    return _td_action(
+        request,
+        event_id,
+        lambda event: services.set_ranking_chain(event, keys),
+        _("Ranking chain saved; the standings are being re-ranked."),
     )
 
 

@@ -155,3 +155,18 @@ def test_td_draws_checks_in_and_registers(td_client, night):
 def test_language_switch_keeps_working(client, night):
     response = client.post(reverse("set_language"), {"language": "it", "next": "/"})
     assert response.status_code == 302
+
+
+def test_td_sets_the_ranking_chain(td_client, night):
+    event, _ = night
+    url = reverse("td-chain", args=[event.pk])
+    response = td_client.post(
+        url, {"tiebreakers": "game_points, head_to_head spread draw"}, follow=True
+    )
+    assert "Ranking chain saved" in response.content.decode()
+    event.refresh_from_db()
+    assert event.tiebreakers == ["game_points", "head_to_head", "spread", "draw"]
+    response = td_client.post(url, {"tiebreakers": "game_points luck"}, follow=True)
+    assert "Unknown tiebreaker &#x27;luck&#x27;" in response.content.decode()
+    event.refresh_from_db()
+    assert event.tiebreakers == ["game_points", "head_to_head", "spread", "draw"]
