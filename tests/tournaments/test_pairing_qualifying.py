@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.pairing import circle_round, draw_qualifying_game, pair_key
+from tournaments.pairing import (
+    PairingError,
+    Seating,
+    check_seating,
+    circle_round,
+    draw_qualifying_game,
+    pair_key,
+    swap_seats,
+)
 
 
 def play_night(field, games=9, seed=7, changes=None):
@@ -119,3 +127,100 @@ def test_property_seats_everyone_once_and_names_every_repeat(players, games, see
     active = [p for p in range(players) if p not in leaving]
     if byes and active:
         assert max(byes.get(p, 0) for p in active) - min(byes.get(p, 0) for p in active) <= 1
+
+
+# Issue 4 additions: two games per opponent, forbidden pairs, the TD's hand swap, compromises.
+
+
+def seat_games(players, games, seed, **options):
+    met: Counter = Counter()
+    byes: Counter = Counter()
+    out = []
+    for game in range(1, games + 1):
+        s = draw_qualifying_game(
+            players, game_number=game, seed=seed, met=met, byes=byes, starting_field=players,
+            **options,
+        )
+        seated = [p for pair in s.pairs for p in pair] + ([s.bye] if s.bye is not None else [])
+        assert sorted(seated) == sorted(players)
+        for a, b in s.pairs:
+            met[pair_key(a, b)] += 1
+        if s.bye is not None:
+            byes[s.bye] += 1
+        out.append(s)
+    return out, met, byes
+
+
+def test_two_games_per_opponent_meets_at_most_twice_and_fresh_opponents_first():
+    seatings, met, _ = seat_games(list(range(8)), 14, 5, max_meetings=2)
+    assert max(met.values()) == 2 and all(not s.repeats for s in seatings)
+    _, first_seven, _ = seat_games(list(range(8)), 7, 5, max_meetings=2)
+    assert max(first_seven.values()) == 1
+    seatings, met, _ = seat_games(list(range(8)), 15, 5, max_meetings=2)
+    assert seatings[-1].repeats and all(c.kind == "repeat" for c in seatings[-1].compromises)
+    assert "3rd time" in seatings[-1].compromises[0].note
+
+
+@given(
+    players=st.integers(min_value=3, max_value=24),
+    games=st.integers(min_value=1, max_value=10),
+    seed=st.integers(min_value=0, max_value=10**6),
+    data=st.data(),
+)
+def test_property_forbidden_pairs_are_never_seated(players, games, seed, data):
+    field = list(range(players))
+    forbidden = data.draw(
+        st.lists(st.tuples(st.sampled_from(field), st.sampled_from(field)), max_size=3)
+    )
+    forbidden = [(a, b) for a, b in forbidden if a != b]
+    blocked = {pair_key(a, b) for a, b in forbidden}
+    try:
+        seatings, _, _ = seat_games(field, games, seed, forbidden=forbidden)
+    except PairingError as error:
+        assert error.code == "forbidden_pairs"
+        return
+    again, _, _ = seat_games(field, games, seed, forbidden=forbidden)
+    assert seatings == again
+    for s in seatings:
+        assert not blocked & {pair_key(a, b) for a, b in s.pairs}
+        assert {c.kind for c in s.compromises} <= {"repeat", "second_bye"}
+
+
+def test_forbidden_pairs_that_cannot_be_kept_apart_are_refused():
+    with pytest.raises(PairingError) as caught:
+        draw_qualifying_game(["A", "B"], game_number=1, seed=1, forbidden=[("A", "B")])
+    assert caught.value.code == "forbidden_pairs"
+    # C may play neither A nor B: C sits out although C had the bye already.
+    s = draw_qualifying_game(
+        list("ABC"), game_number=2, seed=1, byes={"C": 1}, forbidden=[("A", "C"), ("B", "C")]
+    )
+    assert s.bye == "C" and [c.kind for c in s.compromises] == ["second_bye"]
+
+
+def test_a_hand_swap_is_checked_and_reports_what_it_breaks():
+    seating = Seating(pairs=(("A", "B"), ("C", "D")), bye="E", method="draw")
+    met = {pair_key("A", "D"): 1}
+    swap = swap_seats(seating, "B", "D", met=met, byes={"A": 0})
+    assert swap.seating.pairs == (("A", "D"), ("C", "B")) and swap.seating.method == "hand"
+    assert [c.kind for c in swap.problems] == ["repeat"] and not swap.ok
+    assert swap.seating.repeats == (("A", "D", 1),)
+    swap = swap_seats(seating, "E", "A", byes={"A": 1, "E": 0}, forbidden=[("E", "B")])
+    assert swap.seating.bye == "A" and swap.seating.pairs[0] == ("E", "B")
+    assert sorted(c.kind for c in swap.problems) == ["forbidden", "second_bye"]
+    assert swap_seats(seating, "A", "C").ok
+    for a, b, code in (("A", "A", "same_player"), ("A", "Z", "not_seated")):
+        with pytest.raises(PairingError) as caught:
+            swap_seats(seating, a, b)
+        assert caught.value.code == code
+
+
+def test_check_seating_finds_missing_withdrawn_and_doubled_players():
+    seating = Seating(pairs=(("A", "B"), ("C", "A")), bye=None, method="hand")
+    problems = check_seating(seating, ["A", "B", "D"])
+    assert sorted(c.kind for c in problems) == ["missing", "seated_twice", "unknown"]
+
+
+def test_errors_keep_the_old_messages_and_are_value_errors():
+    with pytest.raises(ValueError, match="listed twice") as caught:
+        draw_qualifying_game(["A", "A"], game_number=1, seed=1)
+    assert isinstance(caught.value, PairingError) and caught.value.code == "duplicate_player"
