@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import NotFound
 
@@ -9,7 +10,7 @@ from tournaments import selectors
 
 from .models import Standing
 from .outcome import format_spread
-from .selectors import standings_for_event
+from .selectors import standings_with_movement
 
 
 class StandingSerializer(serializers.ModelSerializer):
@@ -19,6 +20,13 @@ class StandingSerializer(serializers.ModelSerializer):
     withdrawn = serializers.BooleanField(source="entry.withdrawn")
     display = serializers.SerializerMethodField(
         help_text="ACC style: game points/games won spread."
+    )
+    after_game = serializers.IntegerField(source="snapshot.after_game")
+    complete = serializers.BooleanField(source="snapshot.complete", help_text="Game complete.")
+    version = serializers.IntegerField(source="snapshot.version")
+    computed_at = serializers.DateTimeField(source="snapshot.computed_at")
+    movement = serializers.IntegerField(
+        default=0, help_text="Places gained since the snapshot of the game before."
     )
 
     class Meta:
@@ -39,7 +47,11 @@ class StandingSerializer(serializers.ModelSerializer):
             "skunks_suffered",
             "byes",
             "after_game",
+            "complete",
+            "version",
             "computed_at",
+            "movement",
+            "separated_by",
             "display",
         ]
 
@@ -47,6 +59,13 @@ class StandingSerializer(serializers.ModelSerializer):
         return f"{obj.game_points}/{obj.games_won} {format_spread(obj.spread)}"
 
 
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "after_game", int, description="Standings after this game (default: the latest)."
+        )
+    ]
+)
 class EventStandings(generics.ListAPIView):
     """The standings of an event: public once published; the event's TD sees them always."""
 
@@ -65,4 +84,5 @@ class EventStandings(generics.ListAPIView):
             event = selectors.public_events().filter(pk=event_id, standings_published=True).first()
         if event is None:
             raise NotFound("No such event, or its standings are not published.")
-        return standings_for_event(event.pk)
+        after = self.request.query_params.get("after_game", "")
+        return standings_with_movement(event.pk, int(after) if after.isdigit() else None)

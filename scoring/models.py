@@ -51,29 +51,99 @@ class MatchPointFormat(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            stored = type(self).objects.filter(pk=self.pk).first()
+            if stored is not None and stored.locked and self._points() != stored._points():
+                from django.core.exceptions import ValidationError
+
+                raise ValidationError(
+                    _("A finished event was scored with this format: copy it to change it.")
+                )
+        super().save(*args, **kwargs)
+
+    @property
+    def locked(self) -> bool:
+        """A format a finished event was scored with never changes (copy it instead)."""
+        return self.pk is not None and self.event_set.filter(status="finished").exists()
+
+    def _points(self) -> tuple:
+        return (
+            self.win,
+            self.skunk,
+            self.double_skunk,
+            self.triple_skunk,
+            self.triple_skunk_wins_match,
+            self.forfeit_points,
+            self.forfeit_spread,
+            self.bye_points,
+            self.bye_spread,
+        )
+
     @property
     def summary(self) -> str:
         """Short display: ``2 / 3 / 3 / 3``."""
         return f"{self.win} / {self.skunk} / {self.double_skunk} / {self.triple_skunk}"
 
 
-class Standing(models.Model):
-    """One entry's line in an event's standings, written only by the standings job."""
+class StandingsSnapshot(models.Model):
+    """The standings of an event after game N (results of games 1..N), kept for every N.
 
+    The snapshot of the game in progress is rewritten as results arrive (its ``version``
+    counts the rewrites); earlier ones stay as they are unless a correction touches them.
+    """
+
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="snapshots",
+        verbose_name=_("event"),
+    )
+    after_game = models.PositiveIntegerField(_("after game"))
+    complete = models.BooleanField(_("game complete"), default=False)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    fingerprint = models.CharField(_("fingerprint"), max_length=200, blank=True, editable=False)
+    computed_at = models.DateTimeField(_("computed at"))
+
+    class Meta:
+        ordering = ["event", "after_game"]
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "after_game"], name="one_snapshot_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} after game {self.after_game} (v{self.version})"
+
+
+class Standing(models.Model):
+    """One entry's line in a standings snapshot, written only by the standings job."""
+
+    snapshot = models.ForeignKey(
+        StandingsSnapshot, on_delete=models.CASCADE, related_name="rows", verbose_name=_("snapshot")
+    )
+    # The tenant scope, repeated so every read can filter by event without a join.
     event = models.ForeignKey(
         "tournaments.Event",
         on_delete=models.CASCADE,
         related_name="standings",
         verbose_name=_("event"),
     )
-    entry = models.OneToOneField(
+    entry = models.ForeignKey(
         "tournaments.Entry",
         on_delete=models.CASCADE,
-        related_name="standing",
+        related_name="standings",
         verbose_name=_("entry"),
     )
     rank = models.PositiveIntegerField(_("rank"))
     tied = models.BooleanField(_("tied"), default=False)
+    separated_by = models.CharField(
+        _("separated by"),
+        max_length=30,
+        blank=True,
+        help_text=_("The tiebreaker that put this row below the one above."),
+    )
     game_points = models.IntegerField(_("game points"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     games_won = models.PositiveIntegerField(_("games won"), default=0)
@@ -82,23 +152,28 @@ class Standing(models.Model):
     skunks_won = models.PositiveIntegerField(_("skunks won"), default=0)
     skunks_suffered = models.PositiveIntegerField(_("skunks suffered"), default=0)
     byes = models.PositiveIntegerField(_("byes"), default=0)
-    after_game = models.PositiveIntegerField(_("after game"), default=0)
-    separated_by = models.CharField(
-        _("separated by"),
-        max_length=30,
-        blank=True,
-        help_text=_("The tiebreaker that put this row below the one above."),
-    )
-    computed_at = models.DateTimeField(_("computed at"))
 
     class Meta:
-        ordering = ["event", "rank", "entry__player__name"]
+        ordering = ["snapshot", "rank", "entry__player__name"]
         verbose_name = _("standing")
         verbose_name_plural = _("standings")
-        indexes = [models.Index(fields=["event", "rank"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["snapshot", "entry"], name="one_row_per_entry_and_snapshot"
+            )
+        ]
+        indexes = [models.Index(fields=["snapshot", "rank"])]
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entry}"
+
+    @property
+    def after_game(self) -> int:
+        return self.snapshot.after_game
+
+    @property
+    def computed_at(self):
+        return self.snapshot.computed_at
 
     @property
     def explanation(self) -> str:

@@ -1,16 +1,63 @@
-"""Reads of the scoring app."""
+"""Reads of the scoring app: standings snapshots, always scoped by event."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from .models import Standing
+from .models import Standing, StandingsSnapshot
 
 
-def standings_for_event(event_id: int) -> QuerySet[Standing]:
-    """The stored standings of an event, best first, with the player on each row."""
+def snapshot_for_event(event_id: int, after_game: int | None = None) -> StandingsSnapshot | None:
+    """The latest snapshot of an event, or the one after game ``after_game``."""
+    snapshots = StandingsSnapshot.objects.filter(event_id=event_id)
+    if after_game is not None:
+        return snapshots.filter(after_game=after_game).first()
+    return snapshots.order_by("-after_game").first()
+
+
+def standings_for_event(event_id: int, after_game: int | None = None) -> QuerySet[Standing]:
+    """The rows of the latest snapshot (or of game ``after_game``), best first, with players."""
+    snapshot = snapshot_for_event(event_id, after_game)
+    if snapshot is None:
+        return Standing.objects.none()
     return (
-        Standing.objects.filter(event_id=event_id)
-        .select_related("entry__player")
+        Standing.objects.filter(event_id=event_id, snapshot=snapshot)
+        .select_related("entry__player", "snapshot")
         .order_by("rank", "entry__player__name")
     )
+
+
+def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
+    """Places gained (+) or lost (-) by each entry since the snapshot of the game before."""
+    if not rows:
+        return {}
+    current = rows[0].snapshot.after_game
+    before = (
+        StandingsSnapshot.objects.filter(event_id=event_id, after_game__lt=current)
+        .order_by("-after_game")
+        .first()
+    )
+    if before is None:
+        return {}
+    previous = dict(before.rows.values_list("entry_id", "rank"))
+    return {
+        row.entry_id: previous[row.entry_id] - row.rank for row in rows if row.entry_id in previous
+    }
+
+
+def games_with_snapshots(event_id: int) -> list[int]:
+    """The game numbers an event has standings after, in order."""
+    return list(
+        StandingsSnapshot.objects.filter(event_id=event_id)
+        .order_by("after_game")
+        .values_list("after_game", flat=True)
+    )
+
+
+def standings_with_movement(event_id: int, after_game: int | None = None) -> list[Standing]:
+    """The rows of a snapshot, each with ``movement``: places gained since the game before."""
+    rows = list(standings_for_event(event_id, after_game))
+    moved = movement(event_id, rows)
+    for row in rows:
+        row.movement = moved.get(row.entry_id, 0)  # type: ignore[attr-defined]
+    return rows

@@ -1,4 +1,10 @@
-"""Writes of the scoring app: the standings table of an event, and queueing its recompute."""
+"""Writes of the scoring app: standings snapshots of an event, and queueing their recompute.
+
+A snapshot "after game N" ranks every entry on the results of games 1..N. The SQL part of
+the ranking chain (game points, games won, spread, skunks) is one INSERT ... SELECT ranked by
+a window function, so no result is loaded into Python; the Python tiebreakers (head-to-head,
+Buchholz, ...) then re-rank only the groups the SQL left tied.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +12,25 @@ import logging
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db import connection, transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from . import tiebreakers
-from .models import Standing
+from .models import Standing, StandingsSnapshot
 
 log = logging.getLogger(__name__)
+
+QUEUED_FLAG_SECONDS = 300  # a lost message only delays the next run by this much
 
 
 @dataclass(slots=True)
 class Line:
-    """Running totals of one entry while the standings are built."""
+    """One entry's totals, for the Python tiebreakers."""
 
     entry_id: int
-    name: str
-    withdrawn: bool
+    name: str = ""
+    withdrawn: bool = False
     game_points: int = 0
     games_won: int = 0
     games_lost: int = 0
@@ -34,10 +42,6 @@ class Line:
     @property
     def games_played(self) -> int:
         return self.games_won + self.games_lost
-
-
-QUEUED_FLAG_SECONDS = 300  # a lost message only delays the next run by this much
-GAME_TIEBREAKERS = {"head_to_head", "buchholz", "median_buchholz", "most_recent"}
 
 
 def _queued_key(event_id: int) -> str:
@@ -52,11 +56,11 @@ def queue_standings(event_id: int) -> None:
     """
     from .tasks import recompute_standings  # tasks import services: import here, not at top
 
-    connection = transaction.get_connection()
+    connection_ = transaction.get_connection()
     # One recompute per event per transaction: a TD's bulk action must not queue 50 jobs.
-    if connection.in_atomic_block and any(
+    if connection_.in_atomic_block and any(
         getattr(callback, "standings_event_id", None) == event_id
-        for _sids, callback, _robust in connection.run_on_commit
+        for _sids, callback, _robust in connection_.run_on_commit
     ):
         return
 
@@ -75,107 +79,254 @@ def queue_standings(event_id: int) -> None:
     transaction.on_commit(send, robust=True)
 
 
-def build_lines(event_id: int) -> list[Line]:
-    """Per-entry totals of an event from its results: two SQL aggregates (wins, losses)."""
-    from tournaments.models import Entry, GameResult
+def _tables() -> dict[str, str]:
+    from tournaments.models import Entry, GameResult, Round, Table
 
-    lines = {
-        pk: Line(entry_id=pk, name=name, withdrawn=withdrawn)
-        for pk, name, withdrawn in Entry.objects.filter(event_id=event_id).values_list(
-            "pk", "player__name", "withdrawn"
-        )
+    return {
+        "entry": Entry._meta.db_table,
+        "result": GameResult._meta.db_table,
+        "table": Table._meta.db_table,
+        "round": Round._meta.db_table,
+        "standing": Standing._meta.db_table,
     }
-    results = GameResult.objects.filter(table__round__event_id=event_id)
-    wins = results.values("winner_id").annotate(
-        points=Sum("winner_points"),
-        won=Count("id"),
-        plus=Sum("margin"),
-        skunks=Count("id", filter=Q(skunk_level__gt=0)),
-        byes=Count("id", filter=Q(kind="bye")),
-    )
-    for row in wins:
-        line = lines[row["winner_id"]]
-        line.game_points += row["points"]
-        line.games_won += row["won"]
-        line.spread += row["plus"]
-        line.skunks_won += row["skunks"]
-        line.byes += row["byes"]
-    losses = (
-        results.filter(loser__isnull=False)
-        .values("loser_id")
-        .annotate(
-            points=Sum("loser_points"),
-            lost=Count("id"),
-            minus=Sum("margin"),
-            skunked=Count("id", filter=Q(skunk_level__gt=0)),
+
+
+def lines_sql() -> str:
+    """SQL for every entry's totals over games 1..%(n)s of event %(event)s."""
+    t = _tables()
+    return f"""
+        SELECT e.id AS entry_id,
+               COALESCE(w.points, 0) + COALESCE(l.points, 0) AS game_points,
+               COALESCE(w.won, 0) AS games_won,
+               COALESCE(l.lost, 0) AS games_lost,
+               COALESCE(w.plus, 0) - COALESCE(l.minus, 0) AS spread,
+               COALESCE(w.skunks, 0) AS skunks_won,
+               COALESCE(l.skunked, 0) AS skunks_suffered,
+               COALESCE(w.byes, 0) AS byes
+          FROM {t["entry"]} e
+          LEFT JOIN (
+                SELECT r.winner_id AS id, SUM(r.winner_points) AS points, COUNT(*) AS won,
+                       SUM(r.margin) AS plus,
+                       SUM(CASE WHEN r.skunk_level > 0 THEN 1 ELSE 0 END) AS skunks,
+                       SUM(CASE WHEN r.kind = 'bye' THEN 1 ELSE 0 END) AS byes
+                  FROM {t["result"]} r
+                  JOIN {t["table"]} t ON t.id = r.table_id
+                  JOIN {t["round"]} g ON g.id = t.round_id
+                 WHERE g.event_id = %(event)s AND g.number <= %(n)s
+                 GROUP BY r.winner_id) w ON w.id = e.id
+          LEFT JOIN (
+                SELECT r.loser_id AS id, SUM(r.loser_points) AS points, COUNT(*) AS lost,
+                       SUM(r.margin) AS minus,
+                       SUM(CASE WHEN r.skunk_level > 0 THEN 1 ELSE 0 END) AS skunked
+                  FROM {t["result"]} r
+                  JOIN {t["table"]} t ON t.id = r.table_id
+                  JOIN {t["round"]} g ON g.id = t.round_id
+                 WHERE g.event_id = %(event)s AND g.number <= %(n)s AND r.loser_id IS NOT NULL
+                 GROUP BY r.loser_id) l ON l.id = e.id
+         WHERE e.event_id = %(event)s
+    """
+
+
+def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
+    """The leading tiebreakers of the chain that SQL can rank by."""
+    prefix = []
+    for key in chain:
+        breaker = tiebreakers.REGISTRY[key]
+        if breaker.sql_column is None:
+            break
+        prefix.append(breaker)
+    return prefix
+
+
+def insert_ranked_rows(snapshot_id: int, event_id: int, n: int, chain: tuple[str, ...]) -> None:
+    """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix."""
+    prefix = _sql_prefix(chain)
+    order = (
+        ", ".join(f"{b.sql_column} {'DESC' if b.higher_is_better else 'ASC'}" for b in prefix)
+        or "entry_id"
+    )  # no SQL tiebreaker first: everyone ties until the Python passes
+    keys = [b.sql_column for b in prefix]
+    partition = f"PARTITION BY {', '.join(keys)}" if keys else ""
+    separated = (
+        "CASE "
+        + " ".join(
+            f"WHEN LAG({b.sql_column}) OVER w <> {b.sql_column} THEN '{b.key}'" for b in prefix
         )
+        + " ELSE '' END"
+        if prefix
+        else "''"
     )
-    for row in losses:
-        line = lines[row["loser_id"]]
-        line.game_points += row["points"]
-        line.games_lost += row["lost"]
-        line.spread -= row["minus"]
-        line.skunks_suffered += row["skunked"]
-    return list(lines.values())
+    rank = "RANK() OVER w" if prefix else "1"
+    t = _tables()
+    sql = f"""
+        INSERT INTO {t["standing"]} (
+            snapshot_id, event_id, entry_id, rank, tied, separated_by, game_points, games_played,
+            games_won, games_lost, spread, skunks_won, skunks_suffered, byes)
+        SELECT %(snapshot)s, %(event)s, entry_id, {rank},
+               COUNT(*) OVER ({partition}) > 1,
+               {separated},
+               game_points, games_won + games_lost, games_won, games_lost, spread,
+               skunks_won, skunks_suffered, byes
+          FROM ({lines_sql()}) lines_
+        WINDOW w AS (ORDER BY {order})
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"snapshot": snapshot_id, "event": event_id, "n": n})
+
+
+def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: int) -> None:
+    """Re-rank the groups the SQL prefix left tied with the rest of the chain."""
+    from tournaments.models import GameResult
+
+    prefix_len = len(_sql_prefix(chain))
+    rest = chain[prefix_len:]
+    if not rest:
+        return
+    rows = list(snapshot.rows.select_related("entry__player"))
+    groups: dict[int, list[Standing]] = {}
+    for row in rows:
+        groups.setdefault(row.rank, []).append(row)
+    tied_groups = [g for g in groups.values() if len(g) > 1]
+    if not tied_groups:
+        return
+    lines = {
+        row.entry_id: Line(
+            entry_id=row.entry_id,
+            name=row.entry.player.name,
+            game_points=row.game_points,
+            games_won=row.games_won,
+            games_lost=row.games_lost,
+            spread=row.spread,
+            skunks_won=row.skunks_won,
+            skunks_suffered=row.skunks_suffered,
+        )
+        for row in rows
+    }
+    games = [
+        tiebreakers.Game(*values)
+        for values in GameResult.objects.filter(
+            table__round__event_id=snapshot.event_id, table__round__number__lte=snapshot.after_game
+        ).values_list(
+            "table__round__number", "winner_id", "loser_id", "winner_points", "loser_points"
+        )
+    ]
+    context = tiebreakers.RankingContext(lines=lines, games=games, seed=seed)
+    changed = []
+    for group in tied_groups:
+        base = group[0].rank
+        inherited = group[0].separated_by
+        by_entry = {row.entry_id: row for row in group}
+        ranked = tiebreakers.rank(
+            list(by_entry), rest, context, display_key=lambda e: lines[e].name.casefold()
+        )
+        for item in ranked:
+            row = by_entry[item.entry]
+            row.rank = base + item.rank - 1
+            row.tied = item.tied
+            row.separated_by = item.separated_by or (inherited if item.rank == 1 else "")
+            changed.append(row)
+    Standing.objects.bulk_update(changed, ["rank", "tied", "separated_by"])
+
+
+def _fingerprints(event) -> dict[int, str]:
+    """Per game N with results: a fingerprint of everything snapshot N depends on."""
+    from tournaments.models import GameResult
+
+    per_game = (
+        GameResult.objects.filter(table__round__event=event)
+        .values("table__round__number")
+        .annotate(n=Count("id"), last=Max("entered_at"))
+        .order_by("table__round__number")
+    )
+    entries = event.entries.count()
+    chain = ",".join(event.tiebreakers or tiebreakers.ACC_CHAIN)
+    prints: dict[int, str] = {}
+    count, last = 0, None
+    for row in per_game:
+        count += row["n"]
+        last = max(filter(None, (last, row["last"])), default=None)
+        stamp = last.isoformat() if last else "-"
+        prints[row["table__round__number"]] = f"{count}|{stamp}|{entries}|{chain}|{event.seed}"
+    return prints
 
 
 def recompute_standings(event_id: int) -> int:
-    """Rebuild the standings table of an event from its results; returns the rows written.
+    """Bring every standings snapshot of an event up to date; returns the rows written.
 
     Runs under a lock on the event row, so concurrent runs for one event take turns and the
-    last one to run reads every committed result (no lost update). Safe to repeat.
+    last one to run reads every committed result (no lost update). Only snapshots whose
+    results changed are rewritten (normally just the game in progress). Safe to repeat.
     """
-    from tournaments.models import Event, GameResult, Round
+    from tournaments.models import Event, Round
 
     # From here on a new result queues a new run: this one may already have read past it.
     cache.delete(_queued_key(event_id))
+    written = 0
     with transaction.atomic():
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
             return 0
         chain = tiebreakers.validate_chain(event.tiebreakers or tiebreakers.ACC_CHAIN)
-        lines = {line.entry_id: line for line in build_lines(event_id)}
-        games: list[tiebreakers.Game] = []
-        if GAME_TIEBREAKERS.intersection(chain):
-            games = [
-                tiebreakers.Game(*row)
-                for row in GameResult.objects.filter(table__round__event_id=event_id).values_list(
-                    "table__round__number", "winner_id", "loser_id", "winner_points", "loser_points"
-                )
-            ]
-        context = tiebreakers.RankingContext(lines=lines, games=games, seed=event.seed)
-        ranked = tiebreakers.rank(
-            list(lines), chain, context, display_key=lambda e: lines[e].name.casefold()
-        )
-        after_game = (
-            Round.objects.filter(event_id=event_id)
+        prints = _fingerprints(event) or {0: f"none|{event.entries.count()}"}
+        complete = set(
+            Round.objects.filter(event=event)
             .annotate(tables_n=Count("tables"), results_n=Count("tables__result"))
-            .filter(tables_n=F("results_n"))
-            .aggregate(n=Max("number"))["n"]
-            or 0
+            .filter(tables_n__gt=0)
+            .values_list("number", "tables_n", "results_n")
         )
+        complete_games = {
+            number for number, tables_n, results_n in complete if tables_n == results_n
+        }
+        existing = {s.after_game: s for s in StandingsSnapshot.objects.filter(event=event)}
+        # Snapshots of games that no longer have results (a redraw) go.
+        StandingsSnapshot.objects.filter(event=event).exclude(after_game__in=list(prints)).delete()
         now = timezone.now()
-        Standing.objects.filter(event_id=event_id).delete()
-        Standing.objects.bulk_create(
-            Standing(
-                event_id=event_id,
-                entry_id=row.entry,
-                rank=row.rank,
-                tied=row.tied,
-                separated_by=row.separated_by,
-                game_points=line.game_points,
-                games_played=line.games_played,
-                games_won=line.games_won,
-                games_lost=line.games_lost,
-                spread=line.spread,
-                skunks_won=line.skunks_won,
-                skunks_suffered=line.skunks_suffered,
-                byes=line.byes,
-                after_game=after_game,
-                computed_at=now,
-            )
-            for row in ranked
-            for line in (lines[row.entry],)
-        )
-    return len(ranked)
+        for n, fingerprint in sorted(prints.items()):
+            snapshot = existing.get(n)
+            if snapshot is not None and snapshot.fingerprint == fingerprint:
+                if snapshot.complete != (n in complete_games):
+                    snapshot.complete = n in complete_games
+                    snapshot.save(update_fields=["complete"])
+                continue
+            if snapshot is None:
+                snapshot = StandingsSnapshot.objects.create(
+                    event=event, after_game=n, computed_at=now, fingerprint=fingerprint
+                )
+            else:
+                snapshot.rows.all().delete()
+            snapshot.version += 1
+            snapshot.fingerprint = fingerprint
+            snapshot.complete = n in complete_games
+            snapshot.computed_at = now
+            snapshot.save()
+            insert_ranked_rows(snapshot.pk, event.pk, n, chain)
+            _python_passes(snapshot, chain, event.seed)
+            written += snapshot.rows.count()
+    return written
+
+
+@transaction.atomic
+def copy_format(fmt, *, club=None):
+    """A new, editable format with the same points as ``fmt`` (code gets a -copy suffix)."""
+    from .models import MatchPointFormat
+
+    base = f"{fmt.code}-copy"[:36]
+    code, n = base, 1
+    while MatchPointFormat.objects.filter(code=code).exists():
+        n += 1
+        code = f"{base}-{n}"
+    return MatchPointFormat.objects.create(
+        code=code,
+        name=f"{fmt.name} (copy)"[:100],
+        club=club or fmt.club,
+        win=fmt.win,
+        skunk=fmt.skunk,
+        double_skunk=fmt.double_skunk,
+        triple_skunk=fmt.triple_skunk,
+        triple_skunk_wins_match=fmt.triple_skunk_wins_match,
+        forfeit_points=fmt.forfeit_points,
+        forfeit_spread=fmt.forfeit_spread,
+        bye_points=fmt.bye_points,
+        bye_spread=fmt.bye_spread,
+    )

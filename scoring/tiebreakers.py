@@ -59,6 +59,9 @@ class Tiebreaker:
     name: ClassVar[Any]
     abbreviation: ClassVar[Any]
     higher_is_better: ClassVar[bool] = True
+    # The column of the standings line query this metric reads, for the SQL ranking; None
+    # for the Python passes (they need more than one line to decide).
+    sql_column: ClassVar[str | None] = None
 
     def values(self, group: Sequence[int], context: RankingContext) -> dict[int, Any]:
         """The value of each entry of ``group`` (entry ids)."""
@@ -80,6 +83,7 @@ def register(cls: type[Tiebreaker]) -> type[Tiebreaker]:
 @register
 class GamePoints(Tiebreaker):
     key, name, abbreviation = "game_points", _("game points"), _("GP")
+    sql_column = "game_points"
 
     def value(self, line):
         return line.game_points
@@ -88,6 +92,7 @@ class GamePoints(Tiebreaker):
 @register
 class GamesWon(Tiebreaker):
     key, name, abbreviation = "games_won", _("games won"), _("W")
+    sql_column = "games_won"
 
     def value(self, line):
         return line.games_won
@@ -96,6 +101,7 @@ class GamesWon(Tiebreaker):
 @register
 class Spread(Tiebreaker):
     key, name, abbreviation = "spread", _("net spread"), _("Spr")
+    sql_column = "spread"
 
     def value(self, line):
         return line.spread
@@ -104,6 +110,7 @@ class Spread(Tiebreaker):
 @register
 class SkunksWon(Tiebreaker):
     key, name, abbreviation = "skunks_won", _("skunks won"), _("SkW")
+    sql_column = "skunks_won"
 
     def value(self, line):
         return line.skunks_won
@@ -112,6 +119,7 @@ class SkunksWon(Tiebreaker):
 @register
 class SkunksSuffered(Tiebreaker):
     key, name, abbreviation = "skunks_suffered", _("fewer skunks suffered"), _("SkL")
+    sql_column = "skunks_suffered"
     higher_is_better = False
 
     def value(self, line):

@@ -8,7 +8,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from scoring.models import Standing
+from scoring.selectors import standings_for_event
 from tests.conftest import require_service
 from tests.factories import event_with_field
 from tournaments import services
@@ -54,7 +54,7 @@ def test_worker_recomputes_standings_after_commit(celery_worker):
     deadline = started + 20
     row = None
     while time.monotonic() < deadline:
-        row = Standing.objects.filter(event=event, entry=table.seat_b).first()
+        row = standings_for_event(event.pk).filter(entry=table.seat_b).first()
         if row is not None and row.game_points == 3:
             break
         time.sleep(0.05)

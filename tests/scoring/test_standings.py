@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.models import Standing
+from scoring.selectors import standings_for_event
 from tests.factories import EntryFactory, EventFactory, RoundFactory
 from tournaments import services
 from tournaments.models import Event, Table
@@ -48,7 +48,7 @@ def test_ann_cal_bob_ranked_by_games_won_before_spread(django_capture_on_commit_
 
     rows = {
         s.entry.player.name: s
-        for s in Standing.objects.filter(event=event).select_related("entry__player")
+        for s in standings_for_event(event.pk).select_related("entry__player")
     }
     assert len(rows) == 3 + 27
     line = lambda name: (rows[name].game_points, rows[name].games_won, rows[name].spread)  # noqa: E731
@@ -70,8 +70,8 @@ def test_ties_share_a_rank_and_are_marked(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(event, table=t1, winner=a, loser_score=100)
         services.record_result(event, table=t2, winner=c, loser_score=100)
-    ranks = dict(Standing.objects.filter(event=event).values_list("entry_id", "rank"))
-    tied = dict(Standing.objects.filter(event=event).values_list("entry_id", "tied"))
+    ranks = dict(standings_for_event(event.pk).values_list("entry_id", "rank"))
+    tied = dict(standings_for_event(event.pk).values_list("entry_id", "tied"))
     assert ranks[a.pk] == ranks[c.pk] == 1 and tied[a.pk] and tied[c.pk]
     assert ranks[b.pk] == ranks[d.pk] == 3
 
@@ -88,15 +88,11 @@ def test_recompute_is_idempotent_and_keeps_withdrawn_players(django_capture_on_c
         services.record_result(event, table=table, winner=b, loser_score=70)
         services.withdraw_entry(b)
     first = list(
-        Standing.objects.filter(event=event).values_list(
-            "entry_id", "rank", "game_points", "spread"
-        )
+        standings_for_event(event.pk).values_list("entry_id", "rank", "game_points", "spread")
     )
-    assert recompute_standings(event.pk) == 2
+    assert recompute_standings(event.pk) == 0, "nothing changed: nothing rewritten"
     again = list(
-        Standing.objects.filter(event=event).values_list(
-            "entry_id", "rank", "game_points", "spread"
-        )
+        standings_for_event(event.pk).values_list("entry_id", "rank", "game_points", "spread")
     )
     assert first == again == [(b.pk, 1, 3, 51), (a.pk, 2, 0, -51)]
 
@@ -121,11 +117,15 @@ def test_runs_coalesce_while_one_is_queued():
     t2 = Table.objects.create(round=round_, number=2, seat_a=c, seat_b=d)
     cache.add(_queued_key(event.pk), 1)  # a run is queued and has not started yet
     services.record_result(event, table=t1, winner=a, loser_score=100)
-    assert not Standing.objects.filter(event=event).exists(), "rides on the queued run"
+    assert not standings_for_event(event.pk).filter(game_points__gt=0).exists(), (
+        "rides on the queued run"
+    )
     recompute_standings(event.pk)  # the queued run starts: it sees the committed result
-    assert Standing.objects.get(entry=a).game_points == 2
+    assert standings_for_event(event.pk).get(entry=a).game_points == 2
     services.record_result(event, table=t2, winner=d, loser_score=50)
-    assert Standing.objects.get(entry=d).game_points == 3, "a result after the start runs again"
+    assert standings_for_event(event.pk).get(entry=d).game_points == 3, (
+        "a result after the start runs again"
+    )
     assert cache.get(_queued_key(event.pk)) is None
 
 
@@ -141,7 +141,7 @@ def test_event_chain_with_head_to_head_explains_the_order(django_capture_on_comm
         for i, (round_, x, y, winner, loser_score) in enumerate(games, start=1):
             table = Table.objects.create(round=round_, number=i, seat_a=x, seat_b=y)
             services.record_result(event, table=table, winner=winner, loser_score=loser_score)
-    rows = {s.entry_id: s for s in Standing.objects.filter(event=event)}
+    rows = {s.entry_id: s for s in standings_for_event(event.pk)}
     # a: 3 GP (+91 -1), b: 2 GP. a ahead on points; c last.
     assert (rows[a.pk].rank, rows[b.pk].rank, rows[c.pk].rank) == (1, 2, 3)
     event.tiebreakers = ["games_won", "head_to_head", "spread"]
@@ -149,7 +149,7 @@ def test_event_chain_with_head_to_head_explains_the_order(django_capture_on_comm
     from scoring.services import recompute_standings
 
     recompute_standings(event.pk)
-    rows = {s.entry_id: s for s in Standing.objects.filter(event=event)}
+    rows = {s.entry_id: s for s in standings_for_event(event.pk)}
     # a and b both won once; b beat a head to head although a's spread is far better.
     assert (rows[b.pk].rank, rows[a.pk].rank) == (1, 2)
     assert rows[a.pk].separated_by == "head_to_head"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from scoring.models import Standing
+from scoring.selectors import standings_for_event
 from tournaments.models import Club, Event, GameResult, Player
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def test_load_demo_creates_a_living_night_once(django_capture_on_commit_callback
     assert event.rounds.count() == 5
     played = GameResult.objects.filter(table__round__event=event, kind="played")
     assert played.count() == 4 * 12 + 6
-    assert Standing.objects.filter(event=event).count() == 24
+    assert standings_for_event(event.pk).count() == 24
     assert Player.objects.filter(name="Ștefan Țurcanu").exists()
 
     with django_capture_on_commit_callbacks(execute=True):
