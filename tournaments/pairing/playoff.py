@@ -485,7 +485,8 @@ def final_places(bracket: Bracket, section: str = MAIN) -> dict[Player, int]:
         if section == MAIN and third is not None and m.round == last - 1:
             if third.decided and not third.void:
                 places[third.winner] = 3
-                places[third.loser] = 4
+                if third.loser is not None:  # a walkover (the other semifinal was a bye)
+                    places[third.loser] = 4
             continue
         places[m.loser] = alive[m.round] + 1
     return dict(sorted(places.items(), key=lambda item: item[1]))
