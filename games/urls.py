@@ -1,5 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_stoppa
 
 urlpatterns = [path("cribbage/", views.cribbage_checker, name="cribbage-checker")]
+urlpatterns += [path("stoppa/", views_stoppa.stoppa_checker, name="stoppa-checker")]

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import api as games_api
+from games import api_stoppa
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 
@@ -15,6 +16,9 @@ urlpatterns = [
     path(
         "events/<int:event_id>/results/", tournaments_api.ResultCreate.as_view(), name="api-results"
     ),
+    path(
+        "events/<int:event_id>/bracket/", tournaments_api.EventBracket.as_view(), name="api-bracket"
+    ),
 ]
 
 urlpatterns += [
@@ -22,4 +26,13 @@ urlpatterns += [
     path("cribbage/play", games_api.PlayScoreView.as_view(), name="api-cribbage-play"),
     path("cribbage/claim", games_api.ClaimCheckView.as_view(), name="api-cribbage-claim"),
     path("cribbage/game", games_api.GameVerifyView.as_view(), name="api-cribbage-game"),
+]
+
+urlpatterns += [
+    path("stoppa/piccolo", api_stoppa.PiccoloView.as_view(), name="api-stoppa-piccolo"),
+    path("stoppa/grosso", api_stoppa.GrossoView.as_view(), name="api-stoppa-grosso"),
+    path("stoppa/stop", api_stoppa.StopView.as_view(), name="api-stoppa-stop"),
+    path("stoppa/payments", api_stoppa.PaymentsView.as_view(), name="api-stoppa-payments"),
+    path("stoppa/deck", api_stoppa.DeckView.as_view(), name="api-stoppa-deck"),
+    path("stoppa/deal", api_stoppa.DealVerifyView.as_view(), name="api-stoppa-deal"),
 ]
