@@ -1,27 +1,33 @@
-"""Standings and seating of a 1,000-player, 9-game event, against named baselines.
+"""Standings of a 1,000-player event against a plain SQL GROUP BY, and commit-to-snapshot time.
 
-    python bench/standings.py [--players 1000] [--games 9] [--database-url URL]
+    python bench/standings.py [--players 1000] [--games 22] [--results 200] [--json]
 
-Builds a scratch database (a temporary SQLite file unless --database-url names a scratch
-PostgreSQL database: it is migrated and filled), then measures in the same run:
-- the standings job (two ORM aggregates, ranking, 1,000 rows rewritten) against a plain SQL
-  aggregate that only sums each player's points, wins and spread (the floor for any approach);
-- drawing all games of the seating against a baseline that shuffles and pairs neighbours with
-  no repeat check.
+Uses DATABASE_URL when it is set (point it at a scratch database: the script migrates it and
+adds a bench club), else a temporary SQLite file. Measured in the same run:
+- a full recompute of the standings (every snapshot of the event rewritten: SQL aggregate,
+  window-function ranking, rows written server-side) against a plain SQL GROUP BY that only
+  sums game points, wins and spread over the same rows (the floor for any approach);
+- with CELERY_BROKER_URL set: a real Celery worker is started, RESULTS results are committed
+  at a steady rate, and the time from each commit to the snapshot that includes it is taken
+  (p50 / p95);
+- the qualifying seating of all games against a shuffle-and-pair baseline.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
-import statistics
+import resource
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 
 def best_of(fn, repeat: int = 5) -> float:
@@ -34,18 +40,26 @@ def best_of(fn, repeat: int = 5) -> float:
     return min(times)
 
 
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=9)
-    parser.add_argument("--database-url", default="")
+    parser.add_argument("--games", type=int, default=22)
+    parser.add_argument("--results", type=int, default=200, help="results for the worker run")
+    parser.add_argument("--rate", type=float, default=20.0, help="results per second")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
 
     scratch = tempfile.TemporaryDirectory(prefix="pegboard-bench-")
-    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{scratch.name}/bench.sqlite3"
-    os.environ.pop("CELERY_BROKER_URL", None)
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
+    broker = os.environ.get("CELERY_BROKER_URL", "")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
     import django
 
@@ -55,19 +69,22 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from scoring.models import MatchPointFormat
+    from pegboard.celery import app
+    from scoring.models import MatchPointFormat, StandingsSnapshot
     from scoring.outcome import game_outcome
-    from scoring.services import recompute_standings
+    from scoring.services import lines_sql, recompute_standings
+    from tournaments import services
     from tournaments.models import Club, Entry, Event, GameResult, Player, Round, Table
     from tournaments.pairing import draw_qualifying_game, pair_key
 
+    app.conf.task_always_eager = True  # the setup and the recompute timing run in-process
     fmt = MatchPointFormat.objects.get(code="acc")
     club = Club.objects.create(name="Bench club", slug=f"bench-{random.randrange(10**9)}")
     event = Event.objects.create(
         club=club,
-        name="Bench night",
+        name="Bench event",
         date="2026-11-22",
-        games_planned=args.games,
+        games_planned=args.games + 1,
         match_point_format=fmt,
         status=Event.Status.RUNNING,
     )
@@ -79,7 +96,6 @@ def main() -> None:
     )
     ids = [e.pk for e in entries]
 
-    # Seating: all games, with history, against a shuffle-and-pair baseline.
     def seat_all():
         met, byes, seatings = {}, {}, []
         for game in range(1, args.games + 1):
@@ -101,8 +117,8 @@ def main() -> None:
             list(zip(order[::2], order[1::2], strict=False))
 
     seatings = seat_all()
-    seat_time = best_of(seat_all)
-    shuffle_time = best_of(shuffle_pairs)
+    seat_time = best_of(seat_all, 3)
+    shuffle_time = best_of(shuffle_pairs, 3)
 
     rng = random.Random(11)
     for number, seating in enumerate(seatings, start=1):
@@ -115,11 +131,8 @@ def main() -> None:
         for table in tables:
             loser_score = rng.randint(40, 120)
             outcome = game_outcome(fmt, 121, loser_score)
-            winner, loser = (
-                (table.seat_a_id, table.seat_b_id)
-                if rng.random() < 0.5
-                else (table.seat_b_id, table.seat_a_id)
-            )
+            pair = (table.seat_a_id, table.seat_b_id)
+            winner, loser = pair if rng.random() < 0.5 else pair[::-1]
             results.append(
                 GameResult(
                     table=table,
@@ -132,45 +145,188 @@ def main() -> None:
                 )
             )
         GameResult.objects.bulk_create(results)
+    total_results = GameResult.objects.filter(table__round__event=event).count()
 
-    baseline_sql = """
-        SELECT entry_id, SUM(points) AS gp, SUM(won) AS won, SUM(spread) AS spread FROM (
+    group_by = f"""
+        SELECT entry_id, SUM(points), SUM(won), SUM(spread) FROM (
             SELECT r.winner_id AS entry_id, r.winner_points AS points, 1 AS won, r.margin AS spread
-              FROM tournaments_gameresult r
-              JOIN tournaments_table t ON t.id = r.table_id
-              JOIN tournaments_round g ON g.id = t.round_id WHERE g.event_id = %s
+              FROM {GameResult._meta.db_table} r
+              JOIN {Table._meta.db_table} t ON t.id = r.table_id
+              JOIN {Round._meta.db_table} g ON g.id = t.round_id WHERE g.event_id = %s
             UNION ALL
             SELECT r.loser_id, r.loser_points, 0, -r.margin
-              FROM tournaments_gameresult r
-              JOIN tournaments_table t ON t.id = r.table_id
-              JOIN tournaments_round g ON g.id = t.round_id
+              FROM {GameResult._meta.db_table} r
+              JOIN {Table._meta.db_table} t ON t.id = r.table_id
+              JOIN {Round._meta.db_table} g ON g.id = t.round_id
              WHERE g.event_id = %s AND r.loser_id IS NOT NULL
-        ) lines GROUP BY entry_id ORDER BY gp DESC, won DESC, spread DESC
+        ) lines_ GROUP BY entry_id
     """
 
-    def plain_sql():
+    def plain_group_by():
         with connection.cursor() as cursor:
-            cursor.execute(baseline_sql, [event.pk, event.pk])
+            cursor.execute(group_by, [event.pk, event.pk])
             return cursor.fetchall()
 
-    rows = recompute_standings(event.pk)
-    assert rows == args.players
-    job_time = best_of(lambda: recompute_standings(event.pk))
-    sql_time = best_of(plain_sql)
-    assert len(plain_sql()) == args.players
+    def our_lines():  # the aggregate our ranking reads, alone
+        with connection.cursor() as cursor:
+            cursor.execute(lines_sql(), {"event": event.pk, "n": args.games})
+            return cursor.fetchall()
 
-    games = GameResult.objects.filter(table__round__event=event).count()
-    vendor = connection.vendor
-    print(f"field: {args.players} players, {args.games} games, {games} results on {vendor}")
-    print(f"standings job (aggregate, rank, write {rows} rows): {job_time * 1000:8.1f} ms")
-    print(f"baseline: plain SQL aggregate, no writes:          {sql_time * 1000:8.1f} ms")
-    print(f"  ratio job / plain SQL aggregate: {job_time / sql_time:5.1f}x")
-    print(f"seating, all {args.games} games without repeats:    {seat_time * 1000:8.1f} ms")
-    print(f"baseline: shuffle and pair, no checks:             {shuffle_time * 1000:8.1f} ms")
-    print(f"  ratio seating / shuffle: {seat_time / shuffle_time:5.1f}x")
-    repeats = statistics.fmean(len(s.repeats) for s in seatings)
-    print(f"  repeats per game: {repeats:.1f}")
+    def full_recompute():
+        # Every snapshot rewritten, as after a correction to game 1.
+        StandingsSnapshot.objects.filter(event=event).update(fingerprint="")
+        return recompute_standings(event.pk)
+
+    def latest_recompute():
+        # Only the game in progress rewritten: the normal case after a result.
+        StandingsSnapshot.objects.filter(event=event, after_game=args.games).update(fingerprint="")
+        return recompute_standings(event.pk)
+
+    assert full_recompute() == args.players * args.games
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    full_time = best_of(full_recompute, 3)
+    latest_time = best_of(latest_recompute, 5)
+    group_time = best_of(plain_group_by, 5)
+    lines_time = best_of(our_lines, 5)
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert len(plain_group_by()) == args.players
+
+    worker_p50 = worker_p95 = None
+    if broker:
+        worker_p50, worker_p95 = commit_to_snapshot(args, event, services, app)
+
+    figures = {
+        "players": args.players,
+        "games": args.games,
+        "results": total_results,
+        "database": connection.vendor,
+        "recompute_seconds": round(latest_time, 5),
+        "recompute_all_snapshots_seconds": round(full_time, 5),
+        "groupby_seconds": round(group_time, 5),
+        "lines_query_seconds": round(lines_time, 5),
+        "commit_to_snapshot_p50_seconds": worker_p50,
+        "commit_to_snapshot_p95_seconds": worker_p95,
+        "seating_seconds": round(seat_time, 5),
+        "shuffle_seconds": round(shuffle_time, 5),
+        "rss_growth_kib": rss_after - rss_before,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"field: {args.players} players, {args.games} games, {total_results} results on {connection.vendor}"
+        )
+        print(
+            f"recompute, game in progress (1 snapshot, {args.players} rows): {latest_time * 1000:8.1f} ms"
+        )
+        print(
+            f"baseline: plain SQL GROUP BY of points, wins, spread:   {group_time * 1000:8.1f} ms"
+        )
+        print(f"  ratio recompute / GROUP BY: {latest_time / group_time:5.2f}x (target <= 3x)")
+        print(
+            f"recompute of all {args.games} snapshots (after a correction):  {full_time * 1000:8.1f} ms"
+        )
+        print(f"  per snapshot / GROUP BY: {full_time / args.games / group_time:5.2f}x")
+        print(
+            f"memory growth over the timed recomputes: {rss_after - rss_before} KiB (no result loaded as a model)"
+        )
+        if worker_p95 is not None:
+            print(
+                f"commit -> snapshot with a real worker, {args.results} results at {args.rate}/s: "
+                f"p50 {worker_p50:.3f} s, p95 {worker_p95:.3f} s (target p95 < 1 s)"
+            )
+        else:
+            print(
+                "commit -> snapshot: set CELERY_BROKER_URL (Redis) to measure it with a real worker"
+            )
+        print(
+            f"seating, all {args.games} games: {seat_time * 1000:8.1f} ms; "
+            f"baseline shuffle-and-pair {shuffle_time * 1000:.1f} ms; ratio {seat_time / shuffle_time:.1f}x"
+        )
     scratch.cleanup()
+
+
+def commit_to_snapshot(args, event, services, app):
+    """Start a worker, commit results at a steady rate, time each until its snapshot shows it."""
+    from scoring.models import StandingsSnapshot
+    from tournaments.models import GameResult, Round, Table
+
+    app.conf.task_always_eager = False
+    app.control.purge()
+    env = dict(os.environ)
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "pegboard",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(3)  # the worker connects
+        number = args.games + 1
+        round_ = Round.objects.create(event=event, number=number, seed=number)
+        entries = list(event.entries.values_list("pk", flat=True))
+        pairs = list(zip(entries[::2], entries[1::2], strict=False))[: args.results]
+        tables = Table.objects.bulk_create(
+            Table(round=round_, number=i, seat_a_id=a, seat_b_id=b)
+            for i, (a, b) in enumerate(pairs, start=1)
+        )
+        latencies = []
+        pending: list[tuple[float, int]] = []
+        interval = 1 / args.rate
+        start = time.perf_counter()
+        for i, table in enumerate(tables):
+            services.record_result(event, table=table, winner=table.seat_a_id, loser_score=100)
+            committed = time.perf_counter()
+            pending.append((committed, i + 1))
+            pending = drain(pending, latencies, event, number, StandingsSnapshot, GameResult)
+            time.sleep(max(0.0, start + (i + 1) * interval - time.perf_counter()))
+        deadline = time.perf_counter() + 20
+        while pending and time.perf_counter() < deadline:
+            pending = drain(pending, latencies, event, number, StandingsSnapshot, GameResult)
+            time.sleep(0.01)
+        if pending:
+            raise SystemExit(f"{len(pending)} results never reached a snapshot")
+        return round(percentile(latencies, 50), 4), round(percentile(latencies, 95), 4)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+
+
+def drain(pending, latencies, event, number, StandingsSnapshot, GameResult):
+    """Record the latency of every pending result the latest snapshot now includes."""
+    from django.db.models import Sum
+
+    snapshot = StandingsSnapshot.objects.filter(event=event, after_game=number).first()
+    if snapshot is None:
+        return pending
+    played = snapshot.rows.aggregate(n=Sum("games_won"))["n"] or 0
+    # Results of game `number` included = games won in the snapshot minus earlier games' wins.
+    earlier = GameResult.objects.filter(
+        table__round__event=event, table__round__number__lt=number
+    ).count()
+    included = played - earlier
+    now = time.perf_counter()
+    still = []
+    for committed, k in pending:
+        if k <= included:
+            latencies.append(now - committed)
+        else:
+            still.append((committed, k))
+    return still
 
 
 if __name__ == "__main__":

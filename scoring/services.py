@@ -48,6 +48,20 @@ def _queued_key(event_id: int) -> str:
     return f"standings:queued:{event_id}"
 
 
+def _flags_shared() -> bool:
+    """Whether the queued flag is seen by the worker too: eager mode, or a shared cache.
+
+    A worker with a process-local cache would never clear the web process's flag, so without
+    Redis as the cache every commit sends its own run (correct, just not coalesced).
+    """
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from pegboard.celery import app
+
+    return app.conf.task_always_eager or not isinstance(caches["default"], LocMemCache)
+
+
 def queue_standings(event_id: int) -> None:
     """Recompute the event's standings once the current transaction commits.
 
@@ -67,7 +81,9 @@ def queue_standings(event_id: int) -> None:
     def send() -> None:
         # Coalesce across transactions: while a run is queued and not yet started, further
         # results ride on it (the run reads every result committed before it starts).
-        if cache.add(_queued_key(event_id), 1, timeout=QUEUED_FLAG_SECONDS):
+        if not _flags_shared():
+            recompute_standings.delay(event_id)
+        elif cache.add(_queued_key(event_id), 1, timeout=QUEUED_FLAG_SECONDS):
             try:
                 recompute_standings.delay(event_id)
             except Exception:
@@ -138,7 +154,7 @@ def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
     return prefix
 
 
-def insert_ranked_rows(snapshot_id: int, event_id: int, n: int, chain: tuple[str, ...]) -> None:
+def insert_ranked_rows(snapshot_id: int, event_id: int, n: int, chain: tuple[str, ...]) -> int:
     """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix."""
     prefix = _sql_prefix(chain)
     order = (
@@ -172,6 +188,7 @@ def insert_ranked_rows(snapshot_id: int, event_id: int, n: int, chain: tuple[str
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, {"snapshot": snapshot_id, "event": event_id, "n": n})
+        return cursor.rowcount
 
 
 def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: int) -> None:
@@ -228,26 +245,36 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
     Standing.objects.bulk_update(changed, ["rank", "tied", "separated_by"])
 
 
-def _fingerprints(event) -> dict[int, str]:
-    """Per game N with results: a fingerprint of everything snapshot N depends on."""
-    from tournaments.models import GameResult
+def _games(event) -> dict[int, tuple[str, bool]]:
+    """Per game N with results: (fingerprint of what snapshot N depends on, game complete).
+
+    One query over the event's games: tables, results and the latest entry time per game.
+    """
+    from tournaments.models import Round
 
     per_game = (
-        GameResult.objects.filter(table__round__event=event)
-        .values("table__round__number")
-        .annotate(n=Count("id"), last=Max("entered_at"))
-        .order_by("table__round__number")
+        Round.objects.filter(event=event)
+        .annotate(
+            tables_n=Count("tables"),
+            results_n=Count("tables__result"),
+            last=Max("tables__result__entered_at"),
+        )
+        .order_by("number")
+        .values_list("number", "tables_n", "results_n", "last")
     )
     entries = event.entries.count()
     chain = ",".join(event.tiebreakers or tiebreakers.ACC_CHAIN)
-    prints: dict[int, str] = {}
+    games: dict[int, tuple[str, bool]] = {}
     count, last = 0, None
-    for row in per_game:
-        count += row["n"]
-        last = max(filter(None, (last, row["last"])), default=None)
+    for number, tables_n, results_n, latest in per_game:
+        if not results_n:
+            continue
+        count += results_n
+        last = max(filter(None, (last, latest)), default=None)
         stamp = last.isoformat() if last else "-"
-        prints[row["table__round__number"]] = f"{count}|{stamp}|{entries}|{chain}|{event.seed}"
-    return prints
+        fingerprint = f"{count}|{stamp}|{entries}|{chain}|{event.seed}"
+        games[number] = (fingerprint, tables_n == results_n)
+    return games
 
 
 def recompute_standings(event_id: int) -> int:
@@ -257,7 +284,7 @@ def recompute_standings(event_id: int) -> int:
     last one to run reads every committed result (no lost update). Only snapshots whose
     results changed are rewritten (normally just the game in progress). Safe to repeat.
     """
-    from tournaments.models import Event, Round
+    from tournaments.models import Event
 
     # From here on a new result queues a new run: this one may already have read past it.
     cache.delete(_queued_key(event_id))
@@ -268,41 +295,31 @@ def recompute_standings(event_id: int) -> int:
             log.info("standings: event %s no longer exists", event_id)
             return 0
         chain = tiebreakers.validate_chain(event.tiebreakers or tiebreakers.ACC_CHAIN)
-        prints = _fingerprints(event) or {0: f"none|{event.entries.count()}"}
-        complete = set(
-            Round.objects.filter(event=event)
-            .annotate(tables_n=Count("tables"), results_n=Count("tables__result"))
-            .filter(tables_n__gt=0)
-            .values_list("number", "tables_n", "results_n")
-        )
-        complete_games = {
-            number for number, tables_n, results_n in complete if tables_n == results_n
-        }
+        games = _games(event) or {0: (f"none|{event.entries.count()}", False)}
         existing = {s.after_game: s for s in StandingsSnapshot.objects.filter(event=event)}
         # Snapshots of games that no longer have results (a redraw) go.
-        StandingsSnapshot.objects.filter(event=event).exclude(after_game__in=list(prints)).delete()
+        gone = [n for n in existing if n not in games]
+        if gone:
+            StandingsSnapshot.objects.filter(event=event, after_game__in=gone).delete()
         now = timezone.now()
-        for n, fingerprint in sorted(prints.items()):
+        for n, (fingerprint, complete) in sorted(games.items()):
             snapshot = existing.get(n)
             if snapshot is not None and snapshot.fingerprint == fingerprint:
-                if snapshot.complete != (n in complete_games):
-                    snapshot.complete = n in complete_games
+                if snapshot.complete != complete:
+                    snapshot.complete = complete
                     snapshot.save(update_fields=["complete"])
                 continue
             if snapshot is None:
-                snapshot = StandingsSnapshot.objects.create(
-                    event=event, after_game=n, computed_at=now, fingerprint=fingerprint
-                )
+                snapshot = StandingsSnapshot(event=event, after_game=n)
             else:
-                snapshot.rows.all().delete()
+                Standing.objects.filter(snapshot=snapshot).delete()
             snapshot.version += 1
             snapshot.fingerprint = fingerprint
-            snapshot.complete = n in complete_games
+            snapshot.complete = complete
             snapshot.computed_at = now
             snapshot.save()
-            insert_ranked_rows(snapshot.pk, event.pk, n, chain)
+            written += insert_ranked_rows(snapshot.pk, event.pk, n, chain)
             _python_passes(snapshot, chain, event.seed)
-            written += snapshot.rows.count()
     return written
 
 
