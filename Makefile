@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run test worker serve lint format schema bench messages clean
+.PHONY: install run test worker beat serve lint format schema bench messages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ test: $(STAMP)
 ## worker: a Celery worker (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0)
 worker: $(STAMP)
 	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency 2
+
+## beat: the Celery beat scheduler (nightly season ledgers)
+beat: $(STAMP)
+	$(BIN)/celery -A pegboard beat --loglevel INFO --schedule var/celerybeat-schedule
 
 ## serve: production shape (set DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=0)
 serve: $(STAMP)

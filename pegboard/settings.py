@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -132,7 +133,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TIMEZONE = "UTC"
+CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "UTC")
+# `make beat`: the season tables are rebuilt every night (and on demand from the season page).
+CELERY_BEAT_SCHEDULE = {
+    "nightly-season-ledgers": {
+        "task": "scoring.recompute_seasons",
+        "schedule": crontab(hour=4, minute=15),
+    },
+}
 
 # --- Auth, i18n, static -------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -9,6 +9,7 @@ from .api import api_not_found
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
+    path("", include("scoring.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

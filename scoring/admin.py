@@ -3,8 +3,17 @@ from django.utils.translation import gettext_lazy as _
 
 from pegboard.errors import ServiceError
 
-from . import services
-from .models import MatchPointFormat, Standing, StandingsSnapshot
+from . import seasons, services
+from .models import (
+    GrassRootsPoints,
+    MasterPoints,
+    MatchPointFormat,
+    Season,
+    SeasonLedger,
+    SpecialHand,
+    Standing,
+    StandingsSnapshot,
+)
 
 
 @admin.register(MatchPointFormat)
@@ -73,6 +82,63 @@ class StandingAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # written by the standings job only
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class GrassRootsInline(admin.TabularInline):
+    model = GrassRootsPoints
+    extra = 0
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["club", "name", "start", "end", "computed_at"]
+    list_filter = ["club"]
+    readonly_fields = ["computed_at"]
+    inlines = [GrassRootsInline]
+    actions = ["recompute"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change and not obj.grass_roots.exists():
+            # A new season starts from the ACC's public 9-game table.
+            GrassRootsPoints.objects.bulk_create(
+                GrassRootsPoints(season=obj, game_points=gp, points=p)
+                for gp, p in seasons.ACC_GRASS_ROOTS.items()
+            )
+
+    @admin.action(description=_("Recompute the ledgers now"))
+    def recompute(self, request, queryset):
+        from .tasks import recompute_season
+
+        for season in queryset:
+            recompute_season.delay(season.pk)
+        self.message_user(request, _("Queued."))
+
+
+@admin.register(MasterPoints)
+class MasterPointsAdmin(admin.ModelAdmin):
+    list_display = ["event", "place", "points"]
+    list_filter = ["event"]
+
+
+@admin.register(SpecialHand)
+class SpecialHandAdmin(admin.ModelAdmin):
+    list_display = ["event", "entry", "points", "game_number"]
+    list_filter = ["points", "event"]
+    raw_id_fields = ["entry"]
+
+
+@admin.register(SeasonLedger)
+class SeasonLedgerAdmin(admin.ModelAdmin):
+    list_display = ["season", "rank", "player", "grass_roots_points", "nights", "game_points"]
+    list_filter = ["season"]
+    list_select_related = ["season__club", "player"]
+
+    def has_add_permission(self, request):
+        return False  # written by the season job only
 
     def has_change_permission(self, request, obj=None):
         return False

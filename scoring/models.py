@@ -189,3 +189,153 @@ class Standing(models.Model):
                 "name": describe(self.separated_by)
             }
         return ""
+
+
+class Season(models.Model):
+    """A club's season: its nights between two dates (September to May by default)."""
+
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    computed_at = models.DateTimeField(_("ledgers computed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "-start"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="one_season_name_per_club"),
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.name}"
+
+
+class GrassRootsPoints(models.Model):
+    """One row of a season's Grass Roots table: game points on a night -> ranking points."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="grass_roots", verbose_name=_("season")
+    )
+    game_points = models.PositiveSmallIntegerField(_("game points on the night"))
+    points = models.PositiveSmallIntegerField(_("ranking points"))
+
+    class Meta:
+        ordering = ["season", "game_points"]
+        verbose_name = _("Grass Roots points")
+        verbose_name_plural = _("Grass Roots table")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "game_points"], name="one_row_per_game_points"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_points} GP -> {self.points}"
+
+
+class MasterPoints(models.Model):
+    """Master points for a final place in an event (a per-event table the TD loads)."""
+
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="master_points",
+        verbose_name=_("event"),
+    )
+    place = models.PositiveIntegerField(_("place"))
+    points = models.DecimalField(_("master points"), max_digits=6, decimal_places=2)
+
+    class Meta:
+        ordering = ["event", "place"]
+        verbose_name = _("master points")
+        verbose_name_plural = _("master points")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "place"], name="one_award_per_place")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: place {self.place} -> {self.points}"
+
+
+class SpecialHand(models.Model):
+    """A 28 or 29 hand held in an event, logged for awards and side pots."""
+
+    class Points(models.IntegerChoices):
+        TWENTY_EIGHT = 28, "28"
+        TWENTY_NINE = 29, "29"
+
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="special_hands",
+        verbose_name=_("event"),
+    )
+    entry = models.ForeignKey(
+        "tournaments.Entry",
+        on_delete=models.CASCADE,
+        related_name="special_hands",
+        verbose_name=_("entry"),
+    )
+    points = models.PositiveSmallIntegerField(_("hand"), choices=Points)
+    game_number = models.PositiveSmallIntegerField(_("game"), null=True, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["event", "game_number"]
+        verbose_name = _("special hand")
+        verbose_name_plural = _("special hands")
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.points}"
+
+
+class SeasonLedger(models.Model):
+    """One player's line in a season, written by the season job."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="ledgers", verbose_name=_("season")
+    )
+    player = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.CASCADE,
+        related_name="ledgers",
+        verbose_name=_("player"),
+    )
+    rank = models.PositiveIntegerField(_("rank"))
+    nights = models.PositiveIntegerField(_("nights"), default=0)
+    qualifying_nights = models.PositiveIntegerField(_("nights at 12+ game points"), default=0)
+    grass_roots_points = models.PositiveIntegerField(_("Grass Roots points"), default=0)
+    master_points = models.DecimalField(
+        _("master points"), max_digits=8, decimal_places=2, default=0
+    )
+    games_played = models.PositiveIntegerField(_("games played"), default=0)
+    games_won = models.PositiveIntegerField(_("games won"), default=0)
+    game_points = models.PositiveIntegerField(_("game points"), default=0)
+    spread = models.IntegerField(_("net spread"), default=0)
+    skunks_won = models.PositiveIntegerField(_("skunks for"), default=0)
+    skunks_suffered = models.PositiveIntegerField(_("skunks against"), default=0)
+    hands_28 = models.PositiveIntegerField(_("28 hands"), default=0)
+    hands_29 = models.PositiveIntegerField(_("29 hands"), default=0)
+    grand_slams = models.PositiveIntegerField(_("grand slams"), default=0)
+
+    class Meta:
+        ordering = ["season", "rank"]
+        verbose_name = _("season ledger")
+        verbose_name_plural = _("season ledgers")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="one_ledger_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.player}"
+
+    @property
+    def win_percentage(self) -> float:
+        return round(100 * self.games_won / self.games_played, 1) if self.games_played else 0.0

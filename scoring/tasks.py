@@ -18,3 +18,19 @@ from . import services
 def recompute_standings(event_id: int) -> int:
     """Rebuild an event's standings table (idempotent; safe to retry)."""
     return services.recompute_standings(event_id)
+
+
+@shared_task(name="scoring.recompute_season", acks_late=True)
+def recompute_season(season_id: int) -> int:
+    """Rebuild one season's ledgers (on demand)."""
+    from . import seasons
+
+    return seasons.recompute_season(season_id)
+
+
+@shared_task(name="scoring.recompute_seasons", acks_late=True)
+def recompute_seasons() -> int:
+    """The nightly beat job: rebuild every current season's ledgers."""
+    from . import seasons
+
+    return sum(seasons.recompute_season(s.pk) for s in seasons.seasons_to_refresh())
