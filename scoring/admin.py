@@ -142,3 +142,9 @@ class SeasonLedgerAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(GrassRootsPoints)
+class GrassRootsPointsAdmin(admin.ModelAdmin):
+    list_display = ["season", "game_points", "points"]
+    list_filter = ["season"]
