@@ -68,3 +68,18 @@ def season_recompute(request: HttpRequest, season_id: int) -> HttpResponse:
     recompute_season.delay(season.pk)
     messages.info(request, _("The season table is being recomputed."))
     return redirect(f"{reverse('season', args=[season.pk])}?since={asked:.3f}")
+
+
+@require_GET
+def player_ledgers(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's season lines and lifetime totals across every season."""
+    from tournaments.models import Player
+
+    from .seasons import lifetime_totals
+
+    player = Player.objects.select_related("home_club").filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player.")
+    lines = player.ledgers.select_related("season__club").order_by("-season__start")
+    context = {"player": player, "lines": lines, "lifetime": lifetime_totals(player.pk)}
+    return render(request, "scoring/player.html", context)

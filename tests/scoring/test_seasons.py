@@ -134,3 +134,15 @@ def test_season_pages(client, td_user):
     other = ClubFactory()
     stranger_season = create_season(other, name="2026-27")
     assert client.post(f"/seasons/{stranger_season.pk}/recompute/").status_code == 404
+
+
+def test_player_page_shows_lifetime_totals(client):
+    club = ClubFactory()
+    season = create_season(club, name="2026-27")
+    ann = PlayerFactory(name="Zoë Lindqvist", home_club=club)
+    night(club, season.start, ann, 7, 2)
+    recompute_season(season.pk)
+    page = client.get(f"/players/{ann.pk}/")
+    body = page.content.decode()
+    assert page.status_code == 200 and "Zoë Lindqvist" in body and "2026-27" in body
+    assert client.get("/players/999999/").status_code == 404
