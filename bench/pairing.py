@@ -7,7 +7,11 @@ Builds a field's history of ``games - 1`` games, then times game ``games`` in th
 - Swiss on the sparse band (ours) against the dense candidate graph (baseline "dense");
 - on ``--peer-players`` players, networkx ``max_weight_matching`` on the same dense weights
   (baseline "networkx"), with repeat counts.
-The PyPI peer ``cardarena-tournament-core`` is not installed here and is not measured.
+- the PyPI peer ``cardarena-tournament-core`` (its ``Swiss``, a greedy pass over the points
+  order, repeats only as a last resort): the same history replayed into it with
+  ``Swiss.from_history``, then game ``games`` paired, on the full field (``cardarena``) and on
+  ``--peer-players`` (``cardarena_small``). Skipped, with a line saying so, when not installed
+  (``pip install cardarena-tournament-core==1.5.0``).
 """
 
 from __future__ import annotations
@@ -32,22 +36,56 @@ from tournaments.pairing import (
 
 
 def history(players: int, games: int, seed: int = 1):
-    """A Swiss field after ``games`` games with random results: ranking, points, met, byes."""
+    """A Swiss field after ``games`` games with random results.
+
+    Returns the ranking, points, met, byes and every game as (pairs with the winner first, bye).
+    """
     rng = random.Random(seed)
     field = list(range(players))
     points: Counter = Counter()
     met: Counter = Counter()
     byes: Counter = Counter()
+    played = []
     for _ in range(games):
         ranking = sorted(field, key=lambda p: (-points[p], p))
         s = pair_swiss(ranking, score=points, met=met, byes=byes)
+        pairs = []
         for a, b in s.pairs:
             met[pair_key(a, b)] += 1
-            points[rng.choice((a, b))] += rng.choice((2, 2, 3))
+            winner = rng.choice((a, b))
+            points[winner] += rng.choice((2, 2, 3))
+            pairs.append((winner, b if winner == a else a))
         if s.bye is not None:
             byes[s.bye] += 1
             points[s.bye] += 2
-    return sorted(field, key=lambda p: (-points[p], p)), points, met, byes
+        played.append((pairs, s.bye))
+    return sorted(field, key=lambda p: (-points[p], p)), points, met, byes, played
+
+
+def cardarena_swiss(field: list[int], met: Counter, played: list) -> dict | None:
+    """Pair the next game with cardarena-tournament-core's Swiss on the same history."""
+    try:
+        from cardarena_tournament_core import Matchup, MatchupOutcome, Round, Swiss
+        from cardarena_tournament_core import Player as CPlayer
+    except ImportError:
+        return None
+    people = {p: CPlayer(id=str(p), name=f"P{p}") for p in field}
+    rounds = []
+    for number, (pairs, bye) in enumerate(played, start=1):
+        matchups = [
+            Matchup(people[w], people[lost], MatchupOutcome.PLAYER1_WINS) for w, lost in pairs
+        ]
+        if bye is not None:
+            matchups.append(Matchup(people[bye], None, MatchupOutcome.PLAYER1_WINS))
+        rounds.append(Round(round_number=number, matchups=matchups))
+    swiss = Swiss.from_history(list(people.values()), rounds, {str(p) for p in field})
+    paired, seconds = timed(swiss.pair)
+    repeats = sum(
+        1
+        for m in paired.matchups
+        if m.player2 is not None and met[pair_key(int(m.player1.id), int(m.player2.id))]
+    )
+    return {"players": len(field), "seconds": seconds, "repeats": repeats}
 
 
 def timed(fn):
@@ -66,7 +104,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    ranking, points, met, byes = history(args.players, args.games - 1)
+    ranking, points, met, byes, played = history(args.players, args.games - 1)
     field = ranking[1:]  # one withdrawal: the draw, not the movement, seats game 10
     qual, qual_s = timed(
         lambda: draw_qualifying_game(field, game_number=args.games, seed=7, met=met, byes=byes)
@@ -101,6 +139,13 @@ def main() -> None:
         peers["networkx"] = {"players": args.peer_players, "seconds": nx_s, "repeats": repeats}
     except ImportError:
         pass
+    for name, (field_, met_, played_) in {
+        "cardarena": (ranking, met, played),
+        "cardarena_small": (small[0], small[2], small[4]),
+    }.items():
+        row = cardarena_swiss(field_, met_, played_)
+        if row is not None:
+            peers[name] = row
 
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result = {
@@ -117,12 +162,16 @@ def main() -> None:
     print(f"{args.players} players, game {args.games}: peak {peak_mib:.0f} MiB")
     print(f"  qualifying draw  {qual_s:8.3f} s  repeats {len(qual.repeats)}")
     print(f"  swiss (band)     {swiss_s:8.3f} s  repeats {len(swiss.repeats)}")
-    print(f"{args.peer_players} players, same weights:")
+    print("peers on the same field (ratio: their time / ours on as many players):")
     for name, row in peers.items():
-        ratio = row["seconds"] / ours_s if ours_s else float("inf")
+        base = swiss_s if row["players"] == args.players else ours_s
+        ratio = row["seconds"] / base if base else float("inf")
         print(
-            f"  {name:12} {row['seconds']:8.3f} s  repeats {row['repeats']}  x{ratio:.1f} of ours"
+            f"  {name:16} {row['players']:5} players {row['seconds']:8.3f} s  "
+            f"repeats {row['repeats']}  x{ratio:.2f} of ours"
         )
+    if "cardarena" not in peers:
+        print("  cardarena-tournament-core is not installed: not measured")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ urlpatterns = [
     path(
         "events/<int:event_id>/results/", tournaments_api.ResultCreate.as_view(), name="api-results"
     ),
+    path(
+        "events/<int:event_id>/bracket/", tournaments_api.EventBracket.as_view(), name="api-bracket"
+    ),
 ]
 
 urlpatterns += [

@@ -1,6 +1,18 @@
 from django.contrib import admin
 
-from .models import Club, Entry, Event, GameResult, Player, Round, Table
+from .models import (
+    Bracket,
+    Club,
+    Entry,
+    Event,
+    ForbiddenPair,
+    GameResult,
+    Player,
+    PlayoffGame,
+    PlayoffMatch,
+    Round,
+    Table,
+)
 
 
 @admin.register(Club)
@@ -26,8 +38,8 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "date", "game", "kind", "games_planned", "status"]
-    list_filter = ["status", "game", "kind", "club"]
+    list_display = ["name", "club", "date", "game", "kind", "pairing", "games_planned", "status"]
+    list_filter = ["status", "game", "kind", "pairing", "club"]
     search_fields = ["name"]
     date_hierarchy = "date"
     inlines = [EntryInline]
@@ -49,8 +61,8 @@ class TableInline(admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["event", "number", "seed", "created_at"]
-    list_filter = ["event"]
+    list_display = ["event", "number", "status", "method", "seed", "created_at"]
+    list_filter = ["status", "event"]
     inlines = [TableInline]
 
 
@@ -79,4 +91,51 @@ class GameResultAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         # Results go through the TD page or the API, which derive the points and spread.
+        return False
+
+
+@admin.register(ForbiddenPair)
+class ForbiddenPairAdmin(admin.ModelAdmin):
+    list_display = ["event", "entry_a", "entry_b", "reason"]
+    list_select_related = ["event", "entry_a__player", "entry_b__player"]
+    raw_id_fields = ["event", "entry_a", "entry_b"]
+
+
+class PlayoffMatchInline(admin.TabularInline):
+    model = PlayoffMatch
+    extra = 0
+    fields = ["code", "seat_a", "seat_b", "wins_a", "wins_b", "winner", "decided"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Bracket)
+class BracketAdmin(admin.ModelAdmin):
+    list_display = ["event", "source", "entrants", "champion", "updated_at"]
+    raw_id_fields = ["event", "ranking_event", "champion"]
+    # Matches are written from the pure bracket by tournaments.services only.
+    readonly_fields = ["seeds", "places", "champion"]
+    inlines = [PlayoffMatchInline]
+
+
+@admin.register(PlayoffMatch)
+class PlayoffMatchAdmin(admin.ModelAdmin):
+    list_display = ["bracket", "code", "seat_a", "seat_b", "wins_a", "wins_b", "winner"]
+    list_select_related = ["bracket__event", "seat_a__player", "seat_b__player", "winner__player"]
+    raw_id_fields = ["bracket", "seat_a", "seat_b", "winner"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(PlayoffGame)
+class PlayoffGameAdmin(admin.ModelAdmin):
+    list_display = ["match", "number", "winner", "loser_score", "forfeit", "entered_at"]
+    raw_id_fields = ["match", "winner", "entered_by"]
+
+    def has_add_permission(self, request):
+        # Games go through the TD's playoff page, which advances the bracket.
         return False

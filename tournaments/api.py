@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import django_filters
+from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +16,7 @@ from pegboard.errors import ServiceError
 from scoring.outcome import format_spread
 
 from . import selectors, services
-from .models import Entry, Event, GameResult, Round, Table
+from .models import Bracket, Entry, Event, GameResult, PlayoffGame, PlayoffMatch, Round, Table
 
 
 class ClubSerializer(serializers.Serializer):
@@ -140,6 +141,7 @@ class EventDetail(generics.RetrieveAPIView):
             .select_related("club", "match_point_format")
             .prefetch_related(
                 "entries__player",
+                Prefetch("rounds", queryset=Round.objects.filter(status=Round.Status.RELEASED)),
                 "rounds__tables__result__table__round",
             )
             .get()
@@ -198,3 +200,120 @@ class ResultCreate(generics.GenericAPIView):
 
             exc = NotFound("No such event.")
         return super().handle_exception(exc)
+
+
+class PlayoffSeatSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(allow_null=True, help_text="Entry id; null while waiting.")
+    name = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    bye = serializers.BooleanField(help_text="Nobody will come to this seat.")
+    wins = serializers.IntegerField()
+
+
+class PlayoffGameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PlayoffGame
+        fields = ["number", "winner", "loser_score", "forfeit"]
+
+
+class PlayoffMatchSerializer(serializers.ModelSerializer):
+    seats = serializers.SerializerMethodField()
+    games = PlayoffGameSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = PlayoffMatch
+        fields = [
+            "code",
+            "section",
+            "round",
+            "number",
+            "best_of",
+            "seats",
+            "winner",
+            "decided",
+            "walkover",
+            "winner_to",
+            "loser_to",
+            "games",
+        ]
+
+    @extend_schema_field(PlayoffSeatSerializer(many=True))
+    def get_seats(self, obj: PlayoffMatch) -> list[dict]:
+        seats = []
+        for entry, seed, empty, wins in (
+            (obj.seat_a, obj.seed_a, obj.empty_a, obj.wins_a),
+            (obj.seat_b, obj.seed_b, obj.empty_b, obj.wins_b),
+        ):
+            seats.append(
+                {
+                    "entry": entry.pk if entry else None,
+                    "name": entry.player.name if entry else None,
+                    "seed": seed,
+                    "bye": empty,
+                    "wins": wins,
+                }
+            )
+        return seats
+
+
+class PlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class BracketSerializer(serializers.ModelSerializer):
+    seeds = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Entry ids, seed 1 first."
+    )
+    best_of = serializers.ListField(child=serializers.IntegerField())
+    places = serializers.SerializerMethodField()
+    matches = PlayoffMatchSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Bracket
+        fields = [
+            "source",
+            "entrants",
+            "seeds",
+            "best_of",
+            "side_best_of",
+            "third_place",
+            "consolation",
+            "double_elimination",
+            "champion",
+            "places",
+            "matches",
+        ]
+
+    @extend_schema_field(PlaceSerializer(many=True))
+    def get_places(self, obj: Bracket) -> list[dict]:
+        names = dict(obj.event.entries.values_list("pk", "player__name"))
+        rows = sorted((place, int(pk)) for pk, place in (obj.places or {}).items())
+        return [{"place": p, "entry": pk, "name": names.get(pk, "")} for p, pk in rows]
+
+
+class EventBracket(generics.RetrieveAPIView):
+    """The playoff bracket of a public event: matches, games, champion and final places."""
+
+    serializer_class = BracketSerializer
+    permission_classes = [permissions.AllowAny]
+
+    def get_object(self) -> Bracket:
+        event = selectors.public_event(self.kwargs["event_id"])
+        bracket = (
+            Bracket.objects.filter(event=event)
+            .select_related("event")
+            .prefetch_related(
+                Prefetch(
+                    "matches",
+                    queryset=PlayoffMatch.objects.select_related(
+                        "seat_a__player", "seat_b__player"
+                    ).prefetch_related("games"),
+                )
+            )
+            .first()
+        )
+        if bracket is None:
+            raise Http404("No playoff yet.")
+        return bracket

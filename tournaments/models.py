@@ -80,13 +80,24 @@ class Player(models.Model):
 
 
 class Event(models.Model):
-    """One event of a club: for now a cribbage club night of N games to 121 (or 61)."""
+    """One event of a club: a club night, a sanctioned tournament (qualifying, then the cut to
+    a playoff), a consolation, a playoff-only or internet-style bracket, or a round robin."""
 
     class Game(models.TextChoices):
         CRIBBAGE = "cribbage", _("Cribbage")
 
     class Kind(models.TextChoices):
         CLUB_NIGHT = "club_night", _("Club night")
+        SANCTIONED = "sanctioned", _("Sanctioned tournament (qualifying and playoff)")
+        CONSOLATION = "consolation", _("Consolation")
+        PLAYOFF_ONLY = "playoff_only", _("Playoff only")
+        INTERNET = "internet", _("Internet-style bracket")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+
+    class Pairing(models.TextChoices):
+        QUALIFYING = "qualifying", _("Qualifying draw (table movement)")
+        SWISS = "swiss", _("Swiss by standings")
+        ROUND_ROBIN = "round_robin", _("Round robin")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -112,6 +123,14 @@ class Event(models.Model):
         "scoring.MatchPointFormat", verbose_name=_("match-point format"), on_delete=models.PROTECT
     )
     muggins = models.BooleanField(_("muggins"), default=False)
+    pairing = models.CharField(
+        _("pairing method"), max_length=20, choices=Pairing, default=Pairing.QUALIFYING
+    )
+    meetings_per_opponent = models.PositiveSmallIntegerField(
+        _("games per opponent"),
+        choices=[(1, _("One game per opponent")), (2, _("Up to two games per opponent"))],
+        default=1,
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.DRAFT)
     seed = models.BigIntegerField(
         _("seed"), default=new_seed, help_text=_("Makes every draw reproducible.")
@@ -134,7 +153,11 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=models.Q(games_planned__gte=1) & models.Q(games_planned__lte=40),
                 name="event_games_planned_in_range",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(meetings_per_opponent__in=[1, 2]),
+                name="event_meetings_one_or_two",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -177,13 +200,31 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
-    """Game N of an event: the seating drawn for it, from a seed stored for reproduction."""
+    """Game N of an event: the seating drawn for it, from a seed stored for reproduction.
+
+    A draft seating is the TD's to check, swap and draw again; players see a game once it is
+    released. A released game with results is never drawn again.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RELEASED = "released", _("Released")
 
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
     )
     number = models.PositiveSmallIntegerField(_("game number"))
     seed = models.BigIntegerField(_("seed"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status, default=Status.RELEASED
+    )
+    method = models.CharField(
+        _("seated by"),
+        max_length=20,
+        blank=True,
+        help_text=_("movement, draw, swiss, round_robin or hand"),
+    )
+    released_at = models.DateTimeField(_("released at"), null=True, blank=True)
     notes = models.JSONField(
         _("notes"), default=list, blank=True, help_text=_("What the draw had to compromise on.")
     )
@@ -199,6 +240,10 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} - game {self.number}"
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
 
 
 class Table(models.Model):
@@ -307,3 +352,202 @@ class GameResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.winner} +{self.margin}"
+
+
+class ForbiddenPair(models.Model):
+    """Two entries of an event the TD never wants seated together (family, partners).
+
+    Stored with the lower entry id first, so a pair is one row whichever way it was entered.
+    """
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    entry_a = models.ForeignKey(
+        Entry, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+    )
+    entry_b = models.ForeignKey(
+        Entry, verbose_name=_("other player"), on_delete=models.CASCADE, related_name="+"
+    )
+    reason = models.CharField(_("reason"), max_length=120, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "pk"]
+        verbose_name = _("forbidden pair")
+        verbose_name_plural = _("forbidden pairs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "entry_a", "entry_b"], name="one_forbidden_pair_row"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(entry_a__lt=models.F("entry_b")),
+                name="forbidden_pair_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_a} / {self.entry_b}"
+
+
+class Bracket(models.Model):
+    """The playoff of an event: its seeds (from the qualifying ranking or a random draw) and
+    its options. The matches are written from the pure bracket (``tournaments.pairing``)
+    rebuilt from the seeds and every game played so far, so advancement is never typed."""
+
+    class Source(models.TextChoices):
+        QUALIFYING = "qualifying", _("Cut from the qualifying ranking")
+        DRAW = "draw", _("Random draw")
+
+    event = models.OneToOneField(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="bracket"
+    )
+    source = models.CharField(_("seeded by"), max_length=12, choices=Source)
+    seeds = models.JSONField(_("seeds"), default=list, help_text=_("Entry ids, seed 1 first."))
+    entrants = models.PositiveIntegerField(_("entrants"), default=0)
+    best_of = models.JSONField(
+        _("best of"), default=list, help_text=_("Games per match, per round (the last repeats).")
+    )
+    side_best_of = models.PositiveSmallIntegerField(
+        _("best of (side matches)"), null=True, blank=True
+    )
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    consolation = models.BooleanField(_("consolation bracket"), default=False)
+    double_elimination = models.BooleanField(_("double elimination"), default=False)
+    seed = models.BigIntegerField(_("seed"), default=new_seed)
+    ranking_event = models.ForeignKey(
+        Event,
+        verbose_name=_("byes by the ranking of"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    places = models.JSONField(
+        _("final places"), default=dict, blank=True, help_text=_("Entry id -> place.")
+    )
+    champion = models.ForeignKey(
+        Entry,
+        verbose_name=_("champion"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("playoff bracket")
+        verbose_name_plural = _("playoff brackets")
+
+    def __str__(self) -> str:
+        return f"{self.event} - playoff"
+
+
+class PlayoffMatch(models.Model):
+    """One match of a bracket, as the pure bracket last left it (players, games won, winner)."""
+
+    bracket = models.ForeignKey(
+        Bracket, verbose_name=_("bracket"), on_delete=models.CASCADE, related_name="matches"
+    )
+    code = models.CharField(_("match"), max_length=12)
+    position = models.PositiveSmallIntegerField(_("playing order"))
+    section = models.CharField(_("section"), max_length=20)
+    round = models.PositiveSmallIntegerField(_("round"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    best_of = models.PositiveSmallIntegerField(_("best of"))
+    seat_a = models.ForeignKey(
+        Entry,
+        verbose_name=_("seat A"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    seat_b = models.ForeignKey(
+        Entry,
+        verbose_name=_("seat B"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    seed_a = models.PositiveIntegerField(_("seed A"), null=True, blank=True)
+    seed_b = models.PositiveIntegerField(_("seed B"), null=True, blank=True)
+    empty_a = models.BooleanField(_("seat A empty (bye)"), default=False)
+    empty_b = models.BooleanField(_("seat B empty (bye)"), default=False)
+    wins_a = models.PositiveSmallIntegerField(_("games won by A"), default=0)
+    wins_b = models.PositiveSmallIntegerField(_("games won by B"), default=0)
+    winner = models.ForeignKey(
+        Entry,
+        verbose_name=_("winner"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided = models.BooleanField(_("decided"), default=False)
+    walkover = models.BooleanField(_("walkover"), default=False)
+    winner_to = models.CharField(_("winner goes to"), max_length=16, blank=True)
+    loser_to = models.CharField(_("loser goes to"), max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["bracket", "position"]
+        verbose_name = _("playoff match")
+        verbose_name_plural = _("playoff matches")
+        constraints = [
+            models.UniqueConstraint(fields=["bracket", "code"], name="one_match_per_code")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bracket}: {self.code}"
+
+    @property
+    def ready(self) -> bool:
+        return self.seat_a_id is not None and self.seat_b_id is not None and not self.decided
+
+    @property
+    def void(self) -> bool:
+        return self.empty_a and self.empty_b
+
+    @property
+    def needed(self) -> int:
+        return self.best_of // 2 + 1
+
+
+class PlayoffGame(models.Model):
+    """One game of a playoff match: who won it, the loser's score, or a forfeit (Rule 13.1).
+
+    Playoff games do not change the qualifying standings.
+    """
+
+    match = models.ForeignKey(
+        PlayoffMatch, verbose_name=_("match"), on_delete=models.CASCADE, related_name="games"
+    )
+    number = models.PositiveSmallIntegerField(_("game"))
+    winner = models.ForeignKey(
+        Entry, verbose_name=_("winner"), on_delete=models.PROTECT, related_name="+"
+    )
+    loser_score = models.PositiveSmallIntegerField(_("loser's score"), null=True, blank=True)
+    forfeit = models.BooleanField(_("forfeit"), default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("playoff game")
+        verbose_name_plural = _("playoff games")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_playoff_game_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number}"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _lazy
 
-from .models import Club, Entry, Event, Round, Table
+from .models import Bracket, Club, Entry, Event, ForbiddenPair, PlayoffMatch, Round, Table
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -80,12 +83,18 @@ def latest_round(event: Event) -> Round | None:
     return event.rounds.order_by("-number").first()
 
 
-def rounds_with_tables(event: Event) -> QuerySet[Round]:
-    """All games of an event, each with its tables, seats and results prefetched."""
+def rounds_with_tables(event: Event, *, released_only: bool = False) -> QuerySet[Round]:
+    """All games of an event, each with its tables, seats and results prefetched.
+
+    ``released_only`` leaves out a draft (what the public sees).
+    """
     tables = Table.objects.select_related(
         "seat_a__player", "seat_b__player", "result__winner__player"
     ).order_by("number")
-    return event.rounds.order_by("number").prefetch_related(Prefetch("tables", queryset=tables))
+    rounds = event.rounds.order_by("number")
+    if released_only:
+        rounds = rounds.filter(status=Round.Status.RELEASED)
+    return rounds.prefetch_related(Prefetch("tables", queryset=tables))
 
 
 def can_redraw(event: Event, round_: Round, tables: list[Table]) -> bool:
@@ -95,5 +104,114 @@ def can_redraw(event: Event, round_: Round, tables: list[Table]) -> bool:
         latest is not None
         and latest.pk == round_.pk
         and event.status != Event.Status.FINISHED
-        and not any(t.seat_b_id is not None and hasattr(t, "result") for t in tables)
+        and not any(t.seat_b_id is not None and _has_result(t) for t in tables)
     )
+
+
+def _has_result(table: Table) -> bool:
+    try:
+        return table.result is not None
+    except Table.result.RelatedObjectDoesNotExist:
+        return False
+
+
+def seating_list(round_: Round) -> tuple[list[Table], list[tuple[str, Table]]]:
+    """A game's tables in number order, and every seated player by name with their table."""
+    tables = list(
+        round_.tables.select_related("seat_a__player", "seat_b__player").order_by("number")
+    )
+    by_name = sorted(
+        ((seat.player.name, t) for t in tables for seat in t.seats()),
+        key=lambda row: row[0].casefold(),
+    )
+    return tables, by_name
+
+
+def forbidden_pairs(event: Event) -> QuerySet[ForbiddenPair]:
+    """The event's forbidden pairs with both players."""
+    return event.forbidden_pairs.select_related("entry_a__player", "entry_b__player")
+
+
+def event_bracket(event: Event) -> Bracket | None:
+    """The event's playoff, if it has one."""
+    return Bracket.objects.filter(event=event).select_related("champion__player").first()
+
+
+SECTION_ORDER = ["main", "third_place", "consolation", "losers", "final", "reset"]
+SECTION_LABELS = {
+    "main": _lazy("Playoff"),
+    "third_place": _lazy("Third-place match"),
+    "consolation": _lazy("Consolation bracket"),
+    "losers": _lazy("Losers' bracket"),
+    "final": _lazy("Grand final"),
+    "reset": _lazy("Grand final, second match"),
+}
+
+
+def bracket_sections(bracket: Bracket) -> list[dict]:
+    """The bracket for a page: sections in order, each a list of rounds of matches, every
+    match with its players, and the final places (best first) with the players' names."""
+    matches = list(
+        PlayoffMatch.objects.filter(bracket=bracket)
+        .select_related("seat_a__player", "seat_b__player", "winner__player")
+        .prefetch_related("games")
+        .order_by("position")
+    )
+    sections: dict[str, dict[int, list[PlayoffMatch]]] = {}
+    for m in matches:
+        sections.setdefault(m.section, {}).setdefault(m.round, []).append(m)
+    out = []
+    for name in sorted(sections, key=lambda n: SECTION_ORDER.index(n) if n in SECTION_ORDER else 9):
+        rounds = sections[name]
+        out.append(
+            {
+                "name": name,
+                "label": SECTION_LABELS.get(name, name),
+                "rounds": [
+                    {"number": r, "matches": rounds[r], "label": _round_label(name, r, rounds)}
+                    for r in sorted(rounds)
+                ],
+            }
+        )
+    return out
+
+
+def _round_label(section: str, number: int, rounds: dict) -> str:
+    from django.utils.translation import gettext as _
+
+    if section == "main":
+        left = max(rounds) - number
+        if left == 0:
+            return _("Final")
+        if left == 1:
+            return _("Semifinals")
+        if left == 2:
+            return _("Quarterfinals")
+    if section == "third_place":
+        return _("Third place")
+    if section == "final":
+        return _("Grand final")
+    if section == "reset":
+        return _("Grand final, second match")
+    return _("Round %(n)s") % {"n": number}
+
+
+def bracket_places(bracket: Bracket) -> list[tuple[str, Entry]]:
+    """Final places known so far, best first: ("1", entry), ..., ("3=", entry) when shared."""
+    ids = {int(pk): place for pk, place in (bracket.places or {}).items()}
+    shared = Counter(ids.values())
+    entries = Entry.objects.filter(pk__in=ids).select_related("player")
+    rows = sorted(entries, key=lambda e: (ids[e.pk], e.player.name))
+    return [(f"{ids[e.pk]}=" if shared[ids[e.pk]] > 1 else str(ids[e.pk]), e) for e in rows]
+
+
+def ready_matches(bracket: Bracket) -> list[PlayoffMatch]:
+    """Matches with both players known and still to be decided, in playing order."""
+    return [
+        m
+        for m in PlayoffMatch.objects.filter(
+            bracket=bracket, decided=False, seat_a__isnull=False, seat_b__isnull=False
+        )
+        .select_related("seat_a__player", "seat_b__player")
+        .order_by("position")
+    ]

@@ -6,18 +6,31 @@ it raises :class:`pegboard.errors.ServiceError` with a named code for input the 
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
 from scoring.outcome import OutcomeError, game_outcome
 from scoring.services import queue_standings
 
-from .models import Entry, Event, GameResult, Player, Round, Table
-from .pairing import draw_qualifying_game, pair_key
+from . import pairing
+from . import pairing_bridge as bridge
+from .models import (
+    Bracket,
+    Entry,
+    Event,
+    ForbiddenPair,
+    GameResult,
+    Player,
+    PlayoffGame,
+    PlayoffMatch,
+    Round,
+    Table,
+)
 
 UserLike = AbstractBaseUser | AnonymousUser | None
 
@@ -100,11 +113,30 @@ def set_checked_in(entry: Entry, checked_in: bool) -> Entry:
 
 @transaction.atomic
 def withdraw_entry(entry: Entry) -> Entry:
-    """Withdraw an entry from later games; games already played stand."""
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    """Withdraw an entry from later games; games already played stand.
+
+    A draft game that seats them is drawn again without them, and in a playoff their open
+    match (and any they would reach) becomes a walkover for the opponent.
+    """
+    event = _locked_event(entry.event)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk, event=event)
     entry.withdrawn = True
     entry.checked_in = False
     entry.save(update_fields=["withdrawn", "checked_in"])
+    latest = event.rounds.order_by("-number").first()
+    if latest is not None and latest.is_draft:
+        seats_them = latest.tables.filter(models.Q(seat_a=entry) | models.Q(seat_b=entry)).exists()
+        if seats_them:
+            number = latest.number
+            latest.delete()
+            try:
+                with transaction.atomic():
+                    _draw(event, number, draft=True)
+            except ServiceError:
+                pass  # the field left cannot be seated now: the TD draws again when it can
+    bracket = Bracket.objects.select_for_update().filter(event=event).first()
+    if bracket is not None and entry.pk in bracket.seeds:
+        bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
     queue_standings(entry.event_id)
     return entry
 
@@ -113,16 +145,7 @@ def _open_tables(round_: Round) -> list[Table]:
     return list(round_.tables.filter(result__isnull=True).order_by("number"))
 
 
-@transaction.atomic
-def draw_next_game(event: Event) -> Round:
-    """Draw the seating of the next game for the checked-in, active entries.
-
-    The first draw starts a draft event. The previous game must be complete. The draw is
-    reproducible: its seed is stored on the game.
-    """
-    event = _locked_event(event)
-    if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+def _next_number(event: Event) -> int:
     last = event.rounds.order_by("-number").first()
     number = 1 if last is None else last.number + 1
     if number > event.games_planned:
@@ -131,6 +154,12 @@ def draw_next_game(event: Event) -> Round:
             _("All %(n)s games of this event have been drawn.") % {"n": event.games_planned},
         )
     if last is not None:
+        if last.is_draft:
+            raise ServiceError(
+                "previous_game_draft",
+                _("Game %(game)s is still a draft: release it or draw it again first.")
+                % {"game": last.number},
+            )
         open_tables = _open_tables(last)
         if open_tables:
             raise ServiceError(
@@ -138,69 +167,21 @@ def draw_next_game(event: Event) -> Round:
                 _("Game %(game)s still has open tables: %(tables)s.")
                 % {"game": last.number, "tables": ", ".join(str(t.number) for t in open_tables)},
             )
-    active = list(
-        event.entries.filter(checked_in=True, withdrawn=False)
-        .select_related("player")
-        .order_by("pk")
-    )
+    return number
+
+
+def _draw(event: Event, number: int, *, draft: bool) -> Round:
+    """Seat game ``number`` by the event's pairing method and write it (the bridge's job)."""
+    active = bridge.active_entries(event)
     if len(active) < 2:
         raise ServiceError("too_few_players", _("At least two checked-in players are needed."))
-
-    met: Counter = Counter()
-    byes: Counter = Counter()
-    first_field: list[int] = []
-    tables = Table.objects.filter(round__event=event).values_list(
-        "round__number", "seat_a_id", "seat_b_id"
-    )
-    for game, a, b in tables:
-        if b is None:
-            byes[a] += 1
-        else:
-            met[pair_key(a, b)] += 1
-        if game == 1:
-            first_field.extend(x for x in (a, b) if x is not None)
-    by_id = {e.pk: e for e in active}
+    history = bridge.load_history(event)
     seed = (event.seed * 1_000_003 + number) % (2**31)
-    seating = draw_qualifying_game(
-        list(by_id),
-        game_number=number,
-        seed=seed,
-        met=met,
-        byes=byes,
-        # The movement runs while the field is the one game 1 was drawn for.
-        starting_field=sorted(first_field) if first_field else list(by_id),
+    seating = bridge.seat_game(event, number, [e.pk for e in active], seed, history)
+    round_ = bridge.write_round(
+        event, number=number, seed=seed, seating=seating, history=history, draft=draft
     )
-
-    notes = [
-        _("%(a)s and %(b)s meet for time %(n)s: no seating without a repeat exists for this field.")
-        % {"a": by_id[a].player.name, "b": by_id[b].player.name, "n": times + 1}
-        for a, b, times in seating.repeats
-    ]
-    round_ = Round.objects.create(event=event, number=number, seed=seed, notes=notes)
-    fmt = event.match_point_format
-    Table.objects.bulk_create(
-        Table(
-            round=round_,
-            number=table_number,
-            seat_a_id=a,
-            seat_b_id=b,
-            note=_("Repeat opponents: no other seating was possible.")
-            if met.get(pair_key(a, b), 0)
-            else "",
-        )
-        for table_number, (a, b) in enumerate(seating.pairs, start=1)
-    )
-    if seating.bye is not None:
-        bye_table = Table.objects.create(
-            round=round_, number=None, seat_a_id=seating.bye, seat_b=None
-        )
-        GameResult.objects.create(
-            table=bye_table,
-            kind=GameResult.Kind.BYE,
-            winner_id=seating.bye,
-            winner_points=fmt.bye_points,
-            margin=fmt.bye_spread,
-        )
+    if not draft and bridge.score_byes(round_):
         queue_standings(event.pk)
     if event.status == Event.Status.DRAFT:
         event.status = Event.Status.RUNNING
@@ -209,19 +190,178 @@ def draw_next_game(event: Event) -> Round:
 
 
 @transaction.atomic
+def draw_next_game(event: Event, *, draft: bool = False) -> Round:
+    """Seat the next game for the checked-in, active entries, by the event's pairing method.
+
+    The first draw starts a draft event. The previous game must be released and complete.
+    With ``draft`` the seating is the TD's to check, swap and draw again before
+    :func:`release_game` shows it to the players; without it the game is released at once (a
+    club night's usual flow). The draw is reproducible: its seed is stored on the game.
+    """
+    event = _locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    return _draw(event, _next_number(event), draft=draft)
+
+
+@transaction.atomic
 def redraw_game(round_: Round) -> Round:
-    """Throw away the latest game's seating (no played results yet) and draw it again."""
+    """Throw away the latest game's seating and draw it again (a draft stays a draft).
+
+    Refused once the game has a played result: a released game with results is never redrawn.
+    """
     event = _locked_event(round_.event)
     latest = event.rounds.order_by("-number").first()
     if latest is None or latest.pk != round_.pk:
         raise ServiceError("not_latest_game", _("Only the latest game can be drawn again."))
-    if GameResult.objects.filter(table__round=round_).exclude(kind=GameResult.Kind.BYE).exists():
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    if GameResult.objects.filter(table__round=latest).exclude(kind=GameResult.Kind.BYE).exists():
         raise ServiceError(
-            "game_has_results", _("Game %(n)s already has results.") % {"n": round_.number}
+            "game_has_results", _("Game %(n)s already has results.") % {"n": latest.number}
         )
-    round_.delete()
+    draft, number = latest.is_draft, latest.number
+    latest.delete()
     queue_standings(event.pk)
-    return draw_next_game(event)
+    return _draw(event, number, draft=draft)
+
+
+@transaction.atomic
+def release_game(round_: Round) -> Round:
+    """Show a draft game to the players: results can be entered, byes are scored.
+
+    Refused when the draft seats a withdrawn or absent player or leaves an active one out
+    (draw it again or swap seats first).
+    """
+    event = _locked_event(round_.event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
+    if not round_.is_draft:
+        raise ServiceError(
+            "already_released", _("Game %(n)s is already released.") % {"n": round_.number}
+        )
+    seated = {pk for pair in round_.tables.values_list("seat_a_id", "seat_b_id") for pk in pair}
+    seated.discard(None)
+    active = {e.pk for e in bridge.active_entries(event)}
+    if seated != active:
+        raise ServiceError(
+            "draft_field_changed",
+            _(
+                "The field changed since game %(n)s was drafted (a late entry, a withdrawal or "
+                "a check-out): draw it again before releasing it."
+            )
+            % {"n": round_.number},
+        )
+    round_.status = Round.Status.RELEASED
+    round_.released_at = timezone.now()
+    round_.save(update_fields=["status", "released_at"])
+    if bridge.score_byes(round_):
+        queue_standings(event.pk)
+    return round_
+
+
+@transaction.atomic
+def swap_seats(
+    round_: Round, player_a: Entry | int, player_b: Entry | int, *, confirm: bool = False
+) -> tuple[Round, list[str]]:
+    """Swap two seats of a draft game by hand; returns the game and what the swap breaks.
+
+    A swap that breaks nothing is applied at once. One that seats a repeat, a forbidden pair or
+    an unfair bye is refused with code ``swap_needs_confirmation`` (the problems in the
+    message) unless ``confirm`` is given; the problems are then kept as the game's notes.
+    """
+    event = _locked_event(round_.event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
+    if not round_.is_draft:
+        raise ServiceError(
+            "round_released",
+            _("Game %(n)s is released: seats can only be swapped in a draft.")
+            % {"n": round_.number},
+        )
+    a = player_a.pk if isinstance(player_a, Entry) else player_a
+    b = player_b.pk if isinstance(player_b, Entry) else player_b
+    if not event.entries.filter(pk__in=[a, b]).count() == len({a, b}):
+        raise ServiceError("unknown_player", _("Choose two players of this event."), "player_a")
+    seating, problems = bridge.swap_in_round(round_, a, b)
+    if problems and not confirm:
+        raise ServiceError(
+            "swap_needs_confirmation",
+            _("This swap breaks the rules: %(problems)s Confirm to swap anyway.")
+            % {"problems": " ".join(problems)},
+            field="confirm",
+        )
+    bridge.rewrite_tables(round_, seating, problems)
+    return round_, problems
+
+
+@transaction.atomic
+def add_forbidden_pair(
+    event: Event, entry_a: Entry | int, entry_b: Entry | int, *, reason: str = ""
+) -> ForbiddenPair:
+    """Never seat these two entries together (family, partners) from the next draw on."""
+    event = _locked_event(event)
+    ids = [e.pk if isinstance(e, Entry) else e for e in (entry_a, entry_b)]
+    if ids[0] == ids[1]:
+        raise ServiceError(
+            "same_player", _("A forbidden pair needs two different players."), field="entry_b"
+        )
+    if event.entries.filter(pk__in=ids).count() != 2:
+        raise ServiceError(
+            "unknown_player", _("Both players must be entered in this event."), field="entry_a"
+        )
+    low, high = sorted(ids)
+    pair, created = ForbiddenPair.objects.get_or_create(
+        event=event, entry_a_id=low, entry_b_id=high, defaults={"reason": reason.strip()[:120]}
+    )
+    if not created:
+        raise ServiceError(
+            "already_forbidden", _("These two are already a forbidden pair."), field="entry_b"
+        )
+    return pair
+
+
+@transaction.atomic
+def remove_forbidden_pair(event: Event, pair_id: int) -> None:
+    """Lift a forbidden pair (from the next draw on)."""
+    event = _locked_event(event)
+    deleted, _rows = ForbiddenPair.objects.filter(event=event, pk=pair_id).delete()
+    if not deleted:
+        raise ServiceError("unknown_pair", _("There is no such forbidden pair."))
+
+
+@transaction.atomic
+def set_event_format(
+    event: Event,
+    *,
+    kind: str,
+    pairing: str,
+    meetings_per_opponent: int,
+    games_planned: int,
+) -> Event:
+    """Set the kind of event, the pairing method, games per opponent and the number of games."""
+    event = _locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    if kind not in Event.Kind.values:
+        raise ServiceError("bad_kind", _("Unknown kind of event."), field="kind")
+    if pairing not in Event.Pairing.values:
+        raise ServiceError("bad_pairing", _("Unknown pairing method."), field="pairing")
+    if meetings_per_opponent not in (1, 2):
+        raise ServiceError(
+            "bad_meeting_limit",
+            _("Players meet once or twice per event."),
+            field="meetings_per_opponent",
+        )
+    drawn = event.rounds.count()
+    if not max(1, drawn) <= games_planned <= 40:
+        raise ServiceError(
+            "bad_games_planned",
+            _("The number of games must be between %(low)s and 40.") % {"low": max(1, drawn)},
+            field="games_planned",
+        )
+    event.kind, event.pairing = kind, pairing
+    event.meetings_per_opponent, event.games_planned = meetings_per_opponent, games_planned
+    event.save(update_fields=["kind", "pairing", "meetings_per_opponent", "games_planned"])
+    return event
 
 
 @transaction.atomic
@@ -265,6 +405,13 @@ def record_result(
     if event.status != Event.Status.RUNNING:
         raise ServiceError(
             "event_not_running", _("Results can only be entered while the event is running.")
+        )
+    if table.round.is_draft:
+        raise ServiceError(
+            "round_not_released",
+            _("Game %(game)s is a draft: release it before entering results.")
+            % {"game": table.round.number},
+            field="table",
         )
     if table.is_bye:
         raise ServiceError("bye_table", _("A bye has no result to enter."), field="table")
@@ -320,6 +467,12 @@ def finish_event(event: Event) -> Event:
     """Close the event once every drawn game is complete."""
     event = _locked_event(event)
     last = event.rounds.order_by("-number").first()
+    if last is not None and last.is_draft:
+        raise ServiceError(
+            "previous_game_draft",
+            _("Game %(game)s is still a draft: release it or draw it again first.")
+            % {"game": last.number},
+        )
     if last is not None and _open_tables(last):
         raise ServiceError("previous_game_open", _("Some tables still have no result."))
     event.status = Event.Status.FINISHED
@@ -350,3 +503,306 @@ def set_ranking_chain(event: Event, keys: list[str]) -> Event:
     event.save(update_fields=["tiebreakers"])
     queue_standings(event.pk)
     return event
+
+
+@transaction.atomic
+def record_no_show(
+    event: Event, *, table: Table | int, absent: Entry | int, withdraw: bool = False, user=None
+) -> GameResult:
+    """A player did not come to their table: the opponent wins by forfeit (Rule 11.4b: 2 game
+    points, +10; the absent player -10). With ``withdraw`` the absent player is also withdrawn
+    from later games."""
+    event = _locked_event(event)
+    table_id = table.pk if isinstance(table, Table) else table
+    absent_id = absent.pk if isinstance(absent, Entry) else absent
+    row = Table.objects.filter(pk=table_id, round__event=event).first()
+    if row is None:
+        raise ServiceError(
+            "unknown_table", _("There is no such table in this event."), field="table"
+        )
+    if row.is_bye:
+        raise ServiceError("bye_table", _("A bye has no result to enter."), field="table")
+    if absent_id not in (row.seat_a_id, row.seat_b_id):
+        raise ServiceError(
+            "not_at_table",
+            _("That player is not at table %(table)s.") % {"table": row.number},
+            field="absent",
+        )
+    opponent = row.seat_b_id if absent_id == row.seat_a_id else row.seat_a_id
+    result = record_result(event, table=row, winner=opponent, forfeit=True, user=user)
+    if withdraw:
+        withdraw_entry(Entry.objects.get(pk=absent_id))
+    return result
+
+
+# --- Playoffs ------------------------------------------------------------------------------------
+
+_PLAYOFF_FIELDS = {
+    "bad_best_of": "best_of",
+    "too_many_qualifiers": "qualifiers",
+    "too_few_qualifiers": "qualifiers",
+    "too_few_players": "qualifiers",
+    "bad_options": "double_elimination",
+    "bracket_too_small": "third_place",
+}
+
+
+def _qualifying_seeds(event: Event, qualifiers: int | None) -> tuple[list[int], int]:
+    """The qualifiers in seed order from the event's standings, and the number of entrants."""
+    from scoring.selectors import standings_for_event
+    from scoring.services import recompute_standings
+
+    last = event.rounds.order_by("-number").first()
+    if last is None:
+        raise ServiceError(
+            "no_qualifying",
+            _("No qualifying game has been played: draw the bracket at random instead."),
+            field="source",
+        )
+    if last.is_draft or _open_tables(last):
+        raise ServiceError(
+            "qualifying_open",
+            _("Game %(game)s is not complete: the cut waits for every qualifying result.")
+            % {"game": last.number},
+        )
+    # The cut reads every committed result, not a standings table a job may still rebuild.
+    recompute_standings(event.pk)
+    rows = list(standings_for_event(event.pk).values_list("entry_id", "entry__withdrawn"))
+    try:
+        plan = pairing.plan_playoff(len(rows), qualifiers)
+    except pairing.PairingError as exc:
+        raise bridge.service_error(exc, field="qualifiers") from None
+    # A withdrawn player cannot play on: the next in the ranking takes the place.
+    ranking = [pk for pk, withdrawn in rows if not withdrawn]
+    if len(ranking) < plan.qualifiers:
+        raise ServiceError(
+            "too_many_qualifiers",
+            _("Only %(n)s players are still in the event.") % {"n": len(ranking)},
+            field="qualifiers",
+        )
+    return ranking[: plan.qualifiers], len(rows)
+
+
+def _ranking_of(event: Event, ranking_event: Event | None) -> list[int]:
+    """This event's entries in the order of another event's standings (a named ranking)."""
+    if ranking_event is None:
+        return []
+    from scoring.selectors import standings_for_event
+
+    by_player = dict(event.entries.values_list("player_id", "pk"))
+    order = standings_for_event(ranking_event.pk).values_list("entry__player_id", flat=True)
+    return [by_player[p] for p in order if p in by_player]
+
+
+@transaction.atomic
+def create_playoff(
+    event: Event,
+    *,
+    source: str | None = None,
+    qualifiers: int | None = None,
+    best_of: Sequence[int] = (3,),
+    side_best_of: int | None = None,
+    third_place: bool = False,
+    consolation: bool = False,
+    double_elimination: bool = False,
+    ranking_event: Event | None = None,
+) -> Bracket:
+    """The playoff of an event: the cut from its qualifying ranking, or a random draw.
+
+    ``source="qualifying"`` (the default once games were played) takes ceil(entrants / 4)
+    qualifiers (or ``qualifiers``) from the standings, seeded by rank, byes to the top seeds.
+    ``source="draw"`` (playoff-only and internet-style events) draws the checked-in field into
+    round one at random from a stored seed; byes go to the entrants highest in the standings
+    of ``ranking_event`` (a named ranking), if given. Options as in
+    :func:`tournaments.pairing.build_bracket`.
+    """
+    event = _locked_event(event)
+    if Bracket.objects.filter(event=event).exists():
+        raise ServiceError("playoff_exists", _("This event already has its playoff."))
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    if source is None:
+        source = Bracket.Source.QUALIFYING if event.rounds.exists() else Bracket.Source.DRAW
+    if source not in Bracket.Source.values:
+        raise ServiceError("bad_source", _("Unknown way to seed the playoff."), field="source")
+    if ranking_event is not None and ranking_event.club_id != event.club_id:
+        raise ServiceError(
+            "unknown_ranking", _("Choose a ranking of this club."), field="ranking_event"
+        )
+    latest = event.rounds.order_by("-number").first()
+    if latest is not None and latest.is_draft:
+        raise ServiceError(
+            "previous_game_draft",
+            _("Game %(game)s is still a draft: release it or draw it again first.")
+            % {"game": latest.number},
+        )
+    bracket = Bracket(
+        event=event,
+        source=source,
+        best_of=[int(n) for n in best_of],
+        side_best_of=side_best_of,
+        third_place=third_place,
+        consolation=consolation,
+        double_elimination=double_elimination,
+        ranking_event=ranking_event,
+    )
+    if event.kind != Event.Kind.CLUB_NIGHT:
+        bracket.seed = (event.seed * 7_919 + 1) % (2**31)
+    try:
+        if source == Bracket.Source.QUALIFYING:
+            bracket.seeds, bracket.entrants = _qualifying_seeds(event, qualifiers)
+            pure = pairing.build_bracket(bracket.seeds, **bridge.bracket_options(bracket))
+        else:
+            players = [e.pk for e in bridge.active_entries(event)]
+            if qualifiers is not None and qualifiers != len(players):
+                raise ServiceError(
+                    "bad_qualifiers",
+                    _("A drawn bracket takes every checked-in player (%(n)s).")
+                    % {"n": len(players)},
+                    field="qualifiers",
+                )
+            pure = pairing.draw_playoff(
+                players,
+                seed=bracket.seed,
+                ranking=_ranking_of(event, ranking_event),
+                **bridge.bracket_options(bracket),
+            )
+            bracket.seeds, bracket.entrants = list(pure.seeds), len(players)
+    except pairing.PairingError as exc:
+        raise bridge.service_error(exc, field=_PLAYOFF_FIELDS.get(exc.code)) from None
+    bracket.save()
+    bridge.save_bracket(bracket, pure)
+    if event.status == Event.Status.DRAFT:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    return bracket
+
+
+def _locked_match(event: Event, match: PlayoffMatch | str) -> tuple[Bracket, PlayoffMatch]:
+    bracket = Bracket.objects.select_for_update().filter(event=event).first()
+    if bracket is None:
+        raise ServiceError("no_playoff", _("This event has no playoff yet."))
+    code = match.code if isinstance(match, PlayoffMatch) else str(match)
+    row = bracket.matches.select_for_update().filter(code=code).first()
+    if row is None:
+        raise ServiceError(
+            "unknown_match", _("There is no match %(code)s.") % {"code": code}, field="match"
+        )
+    return bracket, row
+
+
+@transaction.atomic
+def record_playoff_game(
+    event: Event,
+    *,
+    match: PlayoffMatch | str,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    user: UserLike = None,
+) -> PlayoffGame:
+    """Record one game of a playoff match; a decided match sends its players on at once.
+
+    With ``forfeit`` the game is forfeited by the other player (Rule 13.1: a player not at the
+    table forfeits the first game after 5 minutes, then one more every 15 minutes, so the TD
+    records one forfeit each time until the match is decided). Playoff games never change the
+    qualifying standings.
+    """
+    event = _locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    bracket, row = _locked_match(event, match)
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    if row.decided:
+        raise ServiceError(
+            "match_decided", _("Match %(code)s is already decided.") % {"code": row.code}
+        )
+    if not row.ready:
+        raise ServiceError(
+            "match_not_ready",
+            _("Match %(code)s is still waiting for a player.") % {"code": row.code},
+        )
+    if winner_id not in (row.seat_a_id, row.seat_b_id):
+        raise ServiceError(
+            "winner_not_in_match",
+            _("That player is not playing in match %(code)s.") % {"code": row.code},
+            field="winner",
+        )
+    if forfeit:
+        loser_score = None
+    elif loser_score is None:
+        raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
+    else:
+        try:
+            game_outcome(event.match_point_format, event.target, loser_score)
+        except OutcomeError as exc:
+            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+    pure = bridge.pure_bracket(bracket)
+    try:
+        pure = pairing.record_game(pure, row.code, winner_id)
+    except pairing.PairingError as exc:
+        raise bridge.service_error(exc, field="winner") from None
+    game = PlayoffGame.objects.create(
+        match=row,
+        number=row.games.count() + 1,
+        winner_id=winner_id,
+        loser_score=loser_score,
+        forfeit=forfeit,
+        entered_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    bridge.save_bracket(bracket, pure)
+    return game
+
+
+@transaction.atomic
+def undo_playoff_game(event: Event, *, match: PlayoffMatch | str) -> None:
+    """Remove the last game of a match (a mistyped winner), while no later match has a game."""
+    event = _locked_event(event)
+    bracket, row = _locked_match(event, match)
+    last = row.games.order_by("-number").first()
+    if last is None:
+        raise ServiceError("no_games", _("Match %(code)s has no game yet.") % {"code": row.code})
+    if row.decided:
+        later = [t.split(":")[0] for t in (row.winner_to, row.loser_to) if t]
+        if PlayoffGame.objects.filter(match__bracket=bracket, match__code__in=later).exists():
+            raise ServiceError(
+                "later_games",
+                _("The players of match %(code)s have already played on.") % {"code": row.code},
+            )
+    last.delete()
+    bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+
+
+@transaction.atomic
+def create_consolation(event: Event, *, name: str = "", games_planned: int = 9) -> Event:
+    """The consolation event: everyone of ``event`` who did not make its playoff (and has not
+    withdrawn), entered and checked in, with its own qualifying games and its own playoff."""
+    event = _locked_event(event)
+    bracket = Bracket.objects.filter(event=event).first()
+    if bracket is None or bracket.source != Bracket.Source.QUALIFYING:
+        raise ServiceError(
+            "no_cut", _("The consolation is for those who missed the cut: make the cut first.")
+        )
+    if not 1 <= games_planned <= 40:
+        raise ServiceError(
+            "bad_games_planned", _("The number of games must be between 1 and 40."), "games_planned"
+        )
+    others = event.entries.filter(withdrawn=False).exclude(pk__in=bracket.seeds)
+    consolation = Event.objects.create(
+        club=event.club,
+        name=name.strip() or _("%(event)s - consolation") % {"event": event.name},
+        date=event.date,
+        game=event.game,
+        kind=Event.Kind.CONSOLATION,
+        games_planned=games_planned,
+        target=event.target,
+        match_point_format=event.match_point_format,
+        muggins=event.muggins,
+        tiebreakers=event.tiebreakers,
+        meetings_per_opponent=event.meetings_per_opponent,
+    )
+    Entry.objects.bulk_create(
+        Entry(event=consolation, player_id=pk, checked_in=True)
+        for pk in others.values_list("player_id", flat=True)
+    )
+    return consolation

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -14,7 +14,15 @@ from scoring.selectors import games_with_snapshots, standings_with_movement
 from scoring.tiebreakers import REGISTRY as TIEBREAKERS
 
 from . import selectors, services
-from .forms import RegisterForm, ResultForm
+from .forms import (
+    ForbiddenPairForm,
+    FormatForm,
+    PlayoffForm,
+    PlayoffGameForm,
+    RegisterForm,
+    ResultForm,
+    SwapForm,
+)
 
 
 @require_GET
@@ -51,7 +59,8 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
     """Public page of an event: standings (when published) and the seating of every game."""
     event = selectors.public_event(event_id)
     context = _standings_context(event, _after_game(request)) | {
-        "rounds": selectors.rounds_with_tables(event),
+        "rounds": selectors.rounds_with_tables(event, released_only=True),
+        "bracket": selectors.event_bracket(event),
         "public": True,
     }
     return render(request, "tournaments/event_public.html", context)
@@ -92,6 +101,15 @@ def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
             "latest": latest,
             "rounds": event.rounds.order_by("number"),
             "register_form": RegisterForm(),
+            "format_form": FormatForm(
+                initial={
+                    "kind": event.kind,
+                    "pairing": event.pairing,
+                    "meetings_per_opponent": event.meetings_per_opponent,
+                    "games_planned": event.games_planned,
+                }
+            ),
+            "bracket": selectors.event_bracket(event),
             "tiebreakers": TIEBREAKERS,
         },
     )
@@ -111,10 +129,10 @@ def _td_action(request: HttpRequest, event_id: int, action, success: str) -> Htt
 @login_required
 @require_POST
 def td_draw(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Draw the seating of the next game."""
+    """Draw the seating of the next game (released at once, or a draft to check first)."""
     event = selectors.directed_event(request.user, event_id)
     try:
-        round_ = services.draw_next_game(event)
+        round_ = services.draw_next_game(event, draft=request.POST.get("draft") == "1")
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("td-event", event_id=event.pk)
@@ -219,9 +237,7 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     tables = list(selectors.tables_with_results(round_))
     if request.method != "POST":
         cards = [(t, ResultForm(table=t)) for t in tables]
-        return render(
-            request, "tournaments/td_game.html", {"event": event, "round": round_, "cards": cards}
-        )
+        return render(request, "tournaments/td_game.html", _game_context(event, round_, cards))
 
     posted_table = request.POST.get("table", "")
     table = next((t for t in tables if str(t.pk) == posted_table), None)
@@ -236,10 +252,191 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     if saved is not None:
         return redirect("td-game", event_id=event.pk, number=number)
     cards = [(t, form if t is table else ResultForm(table=t)) for t in tables]
-    context = {
+    context = _game_context(event, round_, cards) | {"stray_form": None if table else form}
+    return render(request, "tournaments/td_game.html", context, status=400)
+
+
+def _game_context(event, round_, cards, swap_form=None) -> dict:
+    tables = [t for t, _form in cards]
+    seated = sorted(
+        (seat for t in tables for seat in t.seats()), key=lambda e: e.player.name.casefold()
+    )
+    return {
         "event": event,
         "round": round_,
         "cards": cards,
-        "stray_form": None if table else form,
+        "can_redraw": selectors.can_redraw(event, round_, tables),
+        "seated": seated,
+        "swap_form": swap_form or SwapForm(),
     }
+
+
+@login_required
+@require_POST
+def td_release(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """Release a draft game to the players."""
+    event = selectors.directed_event(request.user, event_id)
+    try:
+        services.release_game(selectors.event_round(event, number))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Game %(n)s is released.") % {"n": number})
+    return redirect("td-game", event_id=event.pk, number=number)
+
+
+@login_required
+@require_POST
+def td_swap(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """Swap two seats of a draft game; what the swap breaks is shown, and needs a confirm."""
+    event = selectors.directed_event(request.user, event_id)
+    round_ = selectors.event_round(event, number)
+    form = SwapForm(request.POST)
+    saved = form.save(round_)
+    if saved is not None:
+        _round, problems = saved
+        for problem in problems:
+            messages.warning(request, problem)
+        messages.success(request, _("Seats swapped."))
+        return redirect("td-game", event_id=event.pk, number=number)
+    tables = list(selectors.tables_with_results(round_))
+    cards = [(t, ResultForm(table=t)) for t in tables]
+    context = _game_context(event, round_, cards, swap_form=form)
     return render(request, "tournaments/td_game.html", context, status=400)
+
+
+@login_required
+@require_GET
+def td_seating(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """The seating of one game, to print and pin up: by table and by player name."""
+    event = selectors.directed_event(request.user, event_id)
+    round_ = selectors.event_round(event, number)
+    tables, by_name = selectors.seating_list(round_)
+    return render(
+        request,
+        "tournaments/seating_print.html",
+        {"event": event, "round": round_, "tables": tables, "by_name": by_name},
+    )
+
+
+@login_required
+@require_POST
+def td_format(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Set the event's kind, pairing method, games per opponent and number of games."""
+    event = selectors.directed_event(request.user, event_id)
+    form = FormatForm(request.POST)
+    if form.save(event) is None:
+        for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
+            messages.error(request, error)
+    else:
+        messages.success(request, _("Format saved."))
+    return redirect("td-event", event_id=event.pk)
+
+
+@login_required
+def td_forbidden(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The event's forbidden pairs (family, partners): list, add, lift."""
+    event = selectors.directed_event(request.user, event_id)
+    status = 200
+    if request.method == "POST":
+        if request.POST.get("remove"):
+            try:
+                services.remove_forbidden_pair(event, int(request.POST["remove"]))
+            except (ServiceError, ValueError):
+                messages.error(request, _("There is no such forbidden pair."))
+            return redirect("td-forbidden", event_id=event.pk)
+        form = ForbiddenPairForm(request.POST, event=event)
+        if form.save(event) is not None:
+            messages.success(request, _("Forbidden pair saved: applies from the next draw."))
+            return redirect("td-forbidden", event_id=event.pk)
+        status = 400
+    else:
+        form = ForbiddenPairForm(event=event)
+    context = {"event": event, "form": form, "pairs": selectors.forbidden_pairs(event)}
+    return render(request, "tournaments/td_forbidden.html", context, status=status)
+
+
+def _bracket_context(event, bracket) -> dict:
+    if bracket is None:
+        return {"event": event, "bracket": None}
+    return {
+        "event": event,
+        "bracket": bracket,
+        "sections": selectors.bracket_sections(bracket),
+        "places": selectors.bracket_places(bracket),
+    }
+
+
+@login_required
+def td_playoff(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The TD's playoff page: the cut (or the draw) before, result entry per match after."""
+    event = selectors.directed_event(request.user, event_id)
+    bracket = selectors.event_bracket(event)
+    status = 200
+    cut_form = None
+    game_form = None
+    if request.method == "POST" and bracket is None:
+        cut_form = PlayoffForm(request.POST, event=event)
+        if cut_form.save(event) is not None:
+            messages.success(request, _("The playoff bracket is drawn."))
+            return redirect("td-playoff", event_id=event.pk)
+        status = 400
+    elif request.method == "POST":
+        game_form = PlayoffGameForm(request.POST)
+        if request.POST.get("undo"):
+            try:
+                services.undo_playoff_game(event, match=request.POST["undo"])
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+            return redirect("td-playoff", event_id=event.pk)
+        if game_form.save(event, user=request.user) is not None:
+            return redirect("td-playoff", event_id=event.pk)
+        status = 400
+    elif bracket is None:
+        cut_form = PlayoffForm(event=event)
+    context = _bracket_context(event, bracket) | {
+        "cut_form": cut_form,
+        "game_form": game_form,
+        "ready": selectors.ready_matches(bracket) if bracket else [],
+    }
+    return render(request, "tournaments/td_playoff.html", context, status=status)
+
+
+@login_required
+@require_POST
+def td_consolation(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Create the consolation event for everyone who missed the cut."""
+    event = selectors.directed_event(request.user, event_id)
+    try:
+        consolation = services.create_consolation(event)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("td-playoff", event_id=event.pk)
+    messages.success(request, _("The consolation event is ready: check the field in."))
+    return redirect("td-event", event_id=consolation.pk)
+
+
+# --- Public bracket ------------------------------------------------------------------------------
+
+
+@require_GET
+def event_bracket(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The playoff bracket for phones and the projector (``?big=1``), following the results."""
+    event = selectors.public_event(event_id)
+    bracket = selectors.event_bracket(event)
+    if bracket is None:
+        raise Http404("No playoff yet.")
+    context = _bracket_context(event, bracket) | {"big": request.GET.get("big") == "1"}
+    return render(request, "tournaments/bracket.html", context)
+
+
+@require_GET
+def bracket_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The bracket alone, polled by HTMX."""
+    event = selectors.public_event(event_id)
+    bracket = selectors.event_bracket(event)
+    if bracket is None:
+        raise Http404("No playoff yet.")
+    return render(
+        request, "tournaments/bracket.html#bracket-body", _bracket_context(event, bracket)
+    )
