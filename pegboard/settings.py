@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",  # TDs' tokens for rulings from scripts and devices
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "games",
+    "results",
 ]
 
 MIDDLEWARE = [
@@ -176,6 +178,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -1,0 +1,48 @@
+from django.contrib import admin
+
+from .models import AuditEntry, Dispute, PlayerKey, Scorekeeper, Submission
+
+
+@admin.register(PlayerKey)
+class PlayerKeyAdmin(admin.ModelAdmin):
+    list_display = ["entry", "created_at"]
+    raw_id_fields = ["entry"]
+    readonly_fields = ["key", "created_at"]
+
+
+@admin.register(Scorekeeper)
+class ScorekeeperAdmin(admin.ModelAdmin):
+    list_display = ["user", "club"]
+    list_filter = ["club"]
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = ["table", "source", "by_entry", "winner", "loser_score", "status", "created_at"]
+    list_filter = ["status", "source", "event"]
+    raw_id_fields = ["table", "event", "by_entry", "by_user", "winner"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # versions are history: the results desk rules and corrects
+
+
+@admin.register(Dispute)
+class DisputeAdmin(admin.ModelAdmin):
+    list_display = ["table", "event", "opened_at", "ruled_at", "ruled_by"]
+    list_filter = ["event"]
+    raw_id_fields = ["table", "event", "ruling", "ruled_by"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["at", "event", "actor", "action", "reason"]
+    list_filter = ["action", "event"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,200 @@
+"""REST API of results from the table: players report with their key; TDs rule with a token."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pegboard.drf import as_validation_error
+from pegboard.errors import ServiceError
+from tournaments.models import Table
+
+from . import selectors, services
+
+
+class KeyInput(serializers.Serializer):
+    key = serializers.CharField(
+        max_length=64, help_text="The player's private key (from the QR code)."
+    )
+    game = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1, help_text="Table number within the game.")
+
+
+class ReportInput(KeyInput):
+    winner = serializers.ChoiceField(choices=["me", "opponent"])
+    loser_score = serializers.IntegerField(required=False, allow_null=True)
+    forfeit = serializers.BooleanField(default=False)
+    record = serializers.JSONField(
+        required=False, allow_null=True, help_text="A whole-game record (games/cribbage/README.md)."
+    )
+
+
+class DisputeInput(KeyInput):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class OutcomeOutput(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["pending", "confirmed", "disputed", "duplicate"])
+    submission = serializers.IntegerField()
+    winner = serializers.IntegerField()
+    loser_score = serializers.IntegerField(allow_null=True)
+
+
+class RulingInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1)
+    submission = serializers.IntegerField(
+        required=False, help_text="Rule this version, or give a result:"
+    )
+    winner = serializers.IntegerField(required=False, help_text="Entry id of the winner.")
+    loser_score = serializers.IntegerField(required=False, allow_null=True)
+    forfeit = serializers.BooleanField(default=False)
+    note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class RulingOutput(serializers.Serializer):
+    table = serializers.IntegerField()
+    winner = serializers.IntegerField()
+    margin = serializers.IntegerField()
+    winner_points = serializers.IntegerField()
+
+
+def _table(event_id: int, game: int, number: int) -> Table:
+    table = Table.objects.filter(
+        round__event_id=event_id, round__number=game, number=number
+    ).first()
+    if table is None:
+        raise as_validation_error(
+            ServiceError("unknown_game", "No such game and table.", field="table")
+        )
+    return table
+
+
+def _raise(exc: ServiceError):
+    if exc.code == "throttled":
+        raise Throttled(detail=exc.message)
+    if exc.code == "unknown_key":
+        raise NotFound(exc.message)
+    raise as_validation_error(exc)
+
+
+def _outcome(outcome) -> dict:
+    sub = outcome.submission
+    return {
+        "state": outcome.state,
+        "submission": sub.pk,
+        "winner": sub.winner_id,
+        "loser_score": sub.loser_score,
+    }
+
+
+class KeyView(APIView):
+    authentication_classes: list = []  # the key is the credential
+    permission_classes = [permissions.AllowAny]
+
+
+class ReportView(KeyView):
+    """A player reports their own game; both reports agreeing confirm it."""
+
+    @extend_schema(request=ReportInput, responses={201: OutcomeOutput, 200: OutcomeOutput})
+    def post(self, request: Request) -> Response:
+        data = ReportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            entry = services.entry_for_key(v["key"])
+            table = _table(entry.event_id, v["game"], v["table"])
+            opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+            outcome = services.submit(
+                v["key"],
+                table=table,
+                winner=entry.pk if v["winner"] == "me" else opponent,
+                loser_score=v.get("loser_score"),
+                forfeit=v["forfeit"],
+                record=v.get("record"),
+            )
+        except ServiceError as exc:
+            _raise(exc)
+        code = status.HTTP_200_OK if outcome.state == "duplicate" else status.HTTP_201_CREATED
+        return Response(_outcome(outcome), status=code)
+
+
+class ConfirmView(KeyView):
+    """A player confirms the opponent's report."""
+
+    @extend_schema(request=KeyInput, responses={201: OutcomeOutput})
+    def post(self, request: Request) -> Response:
+        data = KeyInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            entry = services.entry_for_key(v["key"])
+            outcome = services.confirm_opponent(
+                v["key"], table=_table(entry.event_id, v["game"], v["table"])
+            )
+        except ServiceError as exc:
+            _raise(exc)
+        return Response(_outcome(outcome), status=status.HTTP_201_CREATED)
+
+
+class DisputeView(KeyView):
+    """A player disputes the reported result: it goes to the TD's queue."""
+
+    @extend_schema(request=DisputeInput, responses={201: None})
+    def post(self, request: Request) -> Response:
+        data = DisputeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            entry = services.entry_for_key(v["key"])
+            services.dispute(
+                v["key"], table=_table(entry.event_id, v["game"], v["table"]), reason=v["reason"]
+            )
+        except ServiceError as exc:
+            _raise(exc)
+        return Response(status=status.HTTP_201_CREATED)
+
+
+class RulingView(APIView):
+    """The TD's (or scorekeeper's) ruling on a table, with a token or a session."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=RulingInput, responses={201: RulingOutput})
+    def post(self, request: Request, event_id: int) -> Response:
+        from django.http import Http404
+
+        try:
+            event, _role = selectors.results_role(request.user, event_id)
+        except Http404:
+            raise NotFound("No such event.") from None
+        data = RulingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            table = _table(event.pk, v["game"], v["table"])
+            result = services.rule(
+                event,
+                table=table,
+                user=request.user,
+                submission=v.get("submission"),
+                winner=v.get("winner"),
+                loser_score=v.get("loser_score"),
+                forfeit=v["forfeit"],
+                note=v["note"],
+            )
+        except ServiceError as exc:
+            _raise(exc)
+        body = {
+            "table": table.number,
+            "winner": result.winner_id,
+            "margin": result.margin,
+            "winner_points": result.winner_points,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,0 +1,51 @@
+"""Forms of the result pages; the rules live in results.services."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.forms import ServiceForm
+
+
+class PlayerReportForm(ServiceForm):
+    """A player's report of their own game: who won, the loser's score, optional record."""
+
+    table = forms.IntegerField(widget=forms.HiddenInput)
+    winner = forms.ChoiceField(
+        label=_("Who won?"), choices=[("me", _("I won")), ("opponent", _("My opponent won"))]
+    )
+    loser_score = forms.IntegerField(label=_("Loser's score"), required=False)
+    forfeit = forms.BooleanField(label=_("Forfeit"), required=False)
+    record = forms.CharField(
+        label=_("Hand-by-hand record (JSON, optional)"), required=False, widget=forms.Textarea
+    )
+
+    def clean_record(self):
+        text = self.cleaned_data["record"].strip()
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                _("The record is not valid JSON: %(e)s") % {"e": exc}
+            ) from None
+
+
+class RulingForm(ServiceForm):
+    """The TD's own result for a table (when neither version is right), or a correction."""
+
+    table = forms.IntegerField(widget=forms.HiddenInput)
+    winner = forms.IntegerField(label=_("Winner"))
+    loser_score = forms.IntegerField(label=_("Loser's score"), required=False)
+    forfeit = forms.BooleanField(label=_("Forfeit"), required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+
+class ImportForm(ServiceForm):
+    """Both players' lines of each game, as CSV (UTF-8, Excel's BOM welcome)."""
+
+    file = forms.FileField(label=_("CSV file: game, table, player, result, spread"))

@@ -1,0 +1,224 @@
+"""Results reported from the table: private player keys, submissions (kept as versions),
+disputes with the TD's ruling, scorekeepers, and the audit log of every change."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_key() -> str:
+    """A private link key: 24 random bytes, URL-safe (no account needed, unguessable)."""
+    return secrets.token_urlsafe(24)
+
+
+class PlayerKey(models.Model):
+    """The secret key of an entry's private link (printed as a QR code on the score card)."""
+
+    entry = models.OneToOneField(
+        "tournaments.Entry", on_delete=models.CASCADE, related_name="key", verbose_name=_("entry")
+    )
+    key = models.CharField(_("key"), max_length=64, unique=True, default=new_key, editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player key")
+        verbose_name_plural = _("player keys")
+
+    def __str__(self) -> str:
+        return f"{self.entry} key"
+
+
+class Scorekeeper(models.Model):
+    """A user who may enter and confirm results for a club's events but not change them."""
+
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.CASCADE,
+        related_name="scorekeepers",
+        verbose_name=_("club"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="scorekeeping",
+        verbose_name=_("user"),
+    )
+
+    class Meta:
+        verbose_name = _("scorekeeper")
+        verbose_name_plural = _("scorekeepers")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_scorekeeper_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club}"
+
+
+class Submission(models.Model):
+    """One version of a table's result as someone reported it. Versions are never deleted."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("Player")
+        TD = "td", _("Tournament director")
+        SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+        PAPER = "paper", _("Paper card")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the opponent")
+        CONFIRMED = "confirmed", _("Confirmed")
+        AGREED = "agreed", _("Agreed (the other version was confirmed)")
+        DISPUTED = "disputed", _("Disputed")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    table = models.ForeignKey(
+        "tournaments.Table",
+        on_delete=models.CASCADE,
+        related_name="submissions",
+        verbose_name=_("table"),
+    )
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="submissions",
+        verbose_name=_("event"),
+    )
+    source = models.CharField(_("source"), max_length=12, choices=Source)
+    by_entry = models.ForeignKey(
+        "tournaments.Entry",
+        on_delete=models.CASCADE,
+        related_name="submissions",
+        null=True,
+        blank=True,
+        verbose_name=_("submitted by (player)"),
+    )
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("submitted by (user)"),
+    )
+    winner = models.ForeignKey(
+        "tournaments.Entry", on_delete=models.CASCADE, related_name="+", verbose_name=_("winner")
+    )
+    loser_score = models.PositiveSmallIntegerField(_("loser's score"), null=True, blank=True)
+    forfeit = models.BooleanField(_("forfeit"), default=False)
+    record = models.JSONField(_("game record"), null=True, blank=True)
+    report = models.JSONField(_("check report"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.PENDING)
+    created_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "pk"]
+        verbose_name = _("submission")
+        verbose_name_plural = _("submissions")
+        constraints = [
+            # The rule itself, in the database: a game has at most one confirmed version.
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status="confirmed"),
+                name="one_confirmed_submission_per_table",
+            )
+        ]
+        indexes = [models.Index(fields=["event", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.winner} ({self.get_status_display()})"
+
+    def same_outcome(self, other: Submission) -> bool:
+        """Whether two versions report the same result."""
+        return (
+            self.winner_id == other.winner_id
+            and self.forfeit == other.forfeit
+            and (self.forfeit or self.loser_score == other.loser_score)
+        )
+
+
+class Dispute(models.Model):
+    """A table whose versions disagree, waiting for (or settled by) the TD's ruling."""
+
+    table = models.OneToOneField(
+        "tournaments.Table",
+        on_delete=models.CASCADE,
+        related_name="dispute",
+        verbose_name=_("table"),
+    )
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="disputes",
+        verbose_name=_("event"),
+    )
+    opened_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    ruling = models.ForeignKey(
+        Submission,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("ruling"),
+    )
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("ruled by"),
+    )
+    ruled_at = models.DateTimeField(_("ruled at"), null=True, blank=True)
+    note = models.CharField(_("ruling note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["event", "opened_at"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+
+    def __str__(self) -> str:
+        return f"{self.table} ({'ruled' if self.ruled_at else 'open'})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ruled_at is None
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, from what to what, and why."""
+
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="audit", verbose_name=_("event")
+    )
+    table = models.ForeignKey(
+        "tournaments.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("user"),
+    )
+    actor = models.CharField(_("who"), max_length=150)
+    action = models.CharField(_("action"), max_length=40)
+    old = models.JSONField(_("old value"), null=True, blank=True)
+    new = models.JSONField(_("new value"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "-at", "-pk"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"

@@ -1,0 +1,94 @@
+"""Reads of results from the table, scoped by event (and by key for players)."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import Http404
+
+from tournaments.models import Entry, Event, Round, Table
+from tournaments.selectors import clubs_directed_by
+
+from .models import AuditEntry, Dispute, Scorekeeper, Submission
+
+
+def results_role(user, event_id: int) -> tuple[Event, str]:
+    """The event and the user's role in it ("td" or "scorekeeper"); 404 for anyone else."""
+    event = Event.objects.select_related("club").filter(pk=event_id).first()
+    if event is None or not getattr(user, "is_authenticated", False):
+        raise Http404("No such event.")
+    if clubs_directed_by(user).filter(pk=event.club_id).exists():
+        return event, "td"
+    if Scorekeeper.objects.filter(club_id=event.club_id, user=user).exists():
+        return event, "scorekeeper"
+    raise Http404("No such event.")
+
+
+def current_table(entry: Entry) -> Table | None:
+    """The entry's table in the latest released game of its event (or None)."""
+    latest = (
+        Round.objects.filter(event_id=entry.event_id, status=Round.Status.RELEASED)
+        .order_by("-number")
+        .first()
+    )
+    if latest is None:
+        return None
+    return (
+        Table.objects.select_related("round", "seat_a__player", "seat_b__player")
+        .filter(round=latest)
+        .filter(Q(seat_a=entry) | Q(seat_b=entry))
+        .first()
+    )
+
+
+def versions(table: Table) -> list[Submission]:
+    """Every version of a table's result, oldest first."""
+    return list(
+        table.submissions.select_related("by_entry__player", "by_user", "winner__player").order_by(
+            "created_at", "pk"
+        )
+    )
+
+
+def my_games(entry: Entry) -> list[Table]:
+    """The entry's tables in released games, newest first, with their results."""
+    return list(
+        Table.objects.filter(round__event_id=entry.event_id, round__status=Round.Status.RELEASED)
+        .filter(Q(seat_a=entry) | Q(seat_b=entry))
+        .select_related("round", "seat_a__player", "seat_b__player", "result__winner__player")
+        .order_by("-round__number")
+    )
+
+
+def open_disputes(event: Event) -> list[Dispute]:
+    """Disputes waiting for the TD, each with its table and versions."""
+    disputes = list(
+        Dispute.objects.filter(event=event, ruled_at__isnull=True)
+        .select_related("table__round", "table__seat_a__player", "table__seat_b__player")
+        .order_by("opened_at")
+    )
+    for dispute in disputes:
+        dispute.versions = versions(dispute.table)  # type: ignore[attr-defined]
+    return disputes
+
+
+def open_tables(event: Event) -> list[Table]:
+    """Tables of the latest released game still without a result (late or missing)."""
+    latest = (
+        Round.objects.filter(event=event, status=Round.Status.RELEASED).order_by("-number").first()
+    )
+    if latest is None:
+        return []
+    return list(
+        latest.tables.filter(result__isnull=True, seat_b__isnull=False)
+        .select_related("round", "seat_a__player", "seat_b__player")
+        .order_by("number")
+    )
+
+
+def audit_log(event: Event, limit: int = 200) -> list[AuditEntry]:
+    """The latest changes of an event, newest first."""
+    return list(
+        AuditEntry.objects.filter(event=event)
+        .select_related("table__round")
+        .order_by("-at", "-pk")[:limit]
+    )

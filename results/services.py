@@ -1,0 +1,517 @@
+"""Writes of results from the table: player submissions, confirmation, disputes, TD rulings,
+corrections with a reason, paper-card imports. Each function is one transaction.
+
+A table's submissions are serialized by a row lock on the table, so a double tap or two
+players reporting at the same moment store exactly one outcome; that a game has at most one
+confirmed version is a database constraint, not a convention.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.cribbage import verify_game
+from pegboard.errors import ServiceError
+from scoring import crosscheck
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Event, GameResult, Round, Table
+
+from .models import AuditEntry, Dispute, PlayerKey, Submission
+
+SUBMISSIONS_PER_MINUTE = 12  # per key: a flood from one phone cannot take the event down
+
+
+def key_for(entry: Entry) -> PlayerKey:
+    """The entry's private key, created on first use."""
+    key, _created = PlayerKey.objects.get_or_create(entry=entry)
+    return key
+
+
+def entry_for_key(key: str) -> Entry:
+    """The entry a private key belongs to; a clear error for an unknown key."""
+    found = (
+        PlayerKey.objects.select_related("entry__event__club", "entry__player")
+        .filter(key=key)
+        .first()
+    )
+    if found is None:
+        raise ServiceError("unknown_key", _("This link is not valid. Ask the tournament director."))
+    return found.entry
+
+
+def throttle(key: str) -> None:
+    """Refuse a key that submits more than SUBMISSIONS_PER_MINUTE times in a minute."""
+    bucket = f"results:throttle:{key}:{int(timezone.now().timestamp() // 60)}"
+    cache.add(bucket, 0, timeout=120)
+    try:
+        count = cache.incr(bucket)
+    except ValueError:  # evicted between add and incr
+        cache.set(bucket, 1, timeout=120)
+        count = 1
+    if count > SUBMISSIONS_PER_MINUTE:
+        raise ServiceError(
+            "throttled", _("Too many submissions from this link; wait a minute and try again.")
+        )
+
+
+def _actor(entry: Entry | None, user) -> str:
+    if entry is not None:
+        return str(entry.player)
+    if user is not None and getattr(user, "is_authenticated", False):
+        return user.get_username()
+    return "?"
+
+
+def _values(sub: Submission | GameResult | None) -> dict | None:
+    if sub is None:
+        return None
+    forfeit = getattr(sub, "forfeit", None)
+    if forfeit is None:
+        forfeit = sub.kind == GameResult.Kind.FORFEIT
+    return {"winner": sub.winner_id, "loser_score": sub.loser_score, "forfeit": bool(forfeit)}
+
+
+def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, reason=""):
+    AuditEntry.objects.create(
+        event=event,
+        table=table,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        actor=_actor(entry, user),
+        action=action,
+        old=old,
+        new=new,
+        reason=reason,
+    )
+
+
+def _locked_table(event: Event, table_id: int) -> Table:
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round", "seat_a__player", "seat_b__player")
+        .filter(pk=table_id, round__event=event)
+        .first()
+    )
+    if table is None:
+        raise ServiceError("unknown_game", _("There is no such game in this event."), field="table")
+    return table
+
+
+def _check_record(record, *, event: Event) -> dict | None:
+    """Verify a whole-game record with the cribbage engine; the report is stored with it."""
+    if record in (None, "", {}):
+        return None
+    if not isinstance(record, dict):
+        raise ServiceError(
+            "bad_record", _("The game record must be a JSON object."), field="record"
+        )
+    report = verify_game(record).to_dict()
+    bad_cards = [p for p in report["problems"] if p["code"] in {"bad_card", "malformed"}]
+    if bad_cards:
+        raise ServiceError("bad_record", bad_cards[0]["message"], field="record")
+    return report
+
+
+def _confirm(
+    event: Event, table: Table, chosen: Submission, *, user=None, entry=None
+) -> GameResult:
+    """Make ``chosen`` the table's confirmed version and record the result."""
+    Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).update(
+        status=Submission.Status.SUPERSEDED
+    )
+    Submission.objects.filter(table=table, status__in=["pending", "disputed"]).exclude(
+        pk=chosen.pk
+    ).update(status=Submission.Status.AGREED)
+    chosen.status = Submission.Status.CONFIRMED
+    try:
+        with transaction.atomic():
+            chosen.save(update_fields=["status"])
+    except IntegrityError:
+        raise ServiceError("already_confirmed", _("This game was confirmed meanwhile.")) from None
+    old = _values(GameResult.objects.filter(table=table).first())
+    result = tournament_services.record_result(
+        event,
+        table=table,
+        winner=chosen.winner_id,
+        loser_score=chosen.loser_score,
+        forfeit=chosen.forfeit,
+        user=user,
+    )
+    _audit(event, table, action="confirmed", entry=entry, user=user, old=old, new=_values(chosen))
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitOutcome:
+    """What a submission did: the stored version and the table's state after it."""
+
+    submission: Submission
+    state: str  # "pending", "confirmed", "disputed", "duplicate"
+    result: GameResult | None = None
+
+
+@transaction.atomic
+def submit(
+    key: str,
+    *,
+    table: Table | int,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    record: dict | None = None,
+) -> SubmitOutcome:
+    """A player reports the result of their own game through their private key."""
+    throttle(key)
+    entry = entry_for_key(key)
+    event = entry.event
+    table_id = table.pk if isinstance(table, Table) else table
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    table = _locked_table(event, table_id)
+    seats = {table.seat_a_id, table.seat_b_id} - {None}
+    if entry.pk not in seats:
+        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+    if table.seat_b_id is None:
+        raise ServiceError("bye_table", _("A bye has no result to report."), field="table")
+    if table.round.status != Round.Status.RELEASED:
+        raise ServiceError("game_not_released", _("This game has not been released yet."))
+    if event.status != Event.Status.RUNNING:
+        raise ServiceError("event_closed", _("This event is not taking results."))
+    if winner_id not in seats:
+        raise ServiceError(
+            "winner_not_at_table", _("The winner must be one of the two players."), field="winner"
+        )
+    if not forfeit:
+        if loser_score is None:
+            raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
+        try:
+            from scoring.outcome import check_loser_score
+
+            check_loser_score(event.target, loser_score)
+        except ValueError as exc:
+            raise ServiceError(
+                getattr(exc, "code", "bad_score"), str(exc), field="loser_score"
+            ) from None
+    report = _check_record(record, event=event)
+    if Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).exists():
+        raise ServiceError(
+            "already_confirmed",
+            _("This game is already confirmed; ask the tournament director to correct it."),
+        )
+    if Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
+        raise ServiceError("in_dispute", _("This game is with the tournament director."))
+
+    mine = Submission(
+        table=table,
+        event=event,
+        source=Submission.Source.PLAYER,
+        by_entry=entry,
+        winner_id=winner_id,
+        loser_score=None if forfeit else loser_score,
+        forfeit=forfeit,
+        record=record or None,
+        report=report,
+    )
+    latest_mine = (
+        Submission.objects.filter(table=table, by_entry=entry)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if latest_mine is not None and latest_mine.same_outcome(mine):
+        # A double tap or a retry after a timeout: the stored version stands.
+        return SubmitOutcome(latest_mine, "duplicate")
+    if latest_mine is not None:
+        latest_mine.status = Submission.Status.SUPERSEDED
+        latest_mine.save(update_fields=["status"])
+    mine.save()
+    _audit(event, table, action="submitted", entry=entry, new=_values(mine))
+
+    opponent_id = next(iter(seats - {entry.pk}))
+    theirs = (
+        Submission.objects.filter(table=table, by_entry_id=opponent_id, status="pending")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if theirs is None:
+        return SubmitOutcome(mine, "pending")
+    if theirs.same_outcome(mine):
+        return SubmitOutcome(mine, "confirmed", _confirm(event, table, mine, entry=entry))
+    _open_dispute(
+        event, table, [mine, theirs], reason=_("The two players reported different results.")
+    )
+    return SubmitOutcome(mine, "disputed")
+
+
+def _open_dispute(event, table, versions, *, reason: str) -> Dispute:
+    for version in versions:
+        version.status = Submission.Status.DISPUTED
+        version.save(update_fields=["status"])
+    dispute, created = Dispute.objects.get_or_create(
+        table=table, defaults={"event": event, "reason": reason}
+    )
+    if not created and dispute.ruled_at is not None:
+        dispute.ruled_at = None
+        dispute.ruling = None
+        dispute.reason = reason
+        dispute.save(update_fields=["ruled_at", "ruling", "reason"])
+    _audit(event, table, action="disputed", reason=reason)
+    return dispute
+
+
+@transaction.atomic
+def confirm_opponent(key: str, *, table: Table | int) -> SubmitOutcome:
+    """A player confirms the version the opponent submitted."""
+    entry = entry_for_key(key)
+    table_id = table.pk if isinstance(table, Table) else table
+    locked = _locked_table(entry.event, table_id)
+    theirs = (
+        Submission.objects.filter(table=locked, status="pending")
+        .exclude(by_entry=entry)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if theirs is None:
+        raise ServiceError("nothing_to_confirm", _("Your opponent has not reported this game yet."))
+    return submit(
+        key,
+        table=locked,
+        winner=theirs.winner_id,
+        loser_score=theirs.loser_score,
+        forfeit=theirs.forfeit,
+    )
+
+
+@transaction.atomic
+def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
+    """A player disputes the opponent's version: the game goes to the TD."""
+    entry = entry_for_key(key)
+    table_id = table.pk if isinstance(table, Table) else table
+    locked = _locked_table(entry.event, table_id)
+    if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
+        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+    if Submission.objects.filter(table=locked, status="confirmed").exists():
+        raise ServiceError(
+            "already_confirmed",
+            _("This game is already confirmed; ask the tournament director to correct it."),
+        )
+    versions = list(Submission.objects.filter(table=locked, status="pending"))
+    reason = reason.strip()[:300] or _("%(name)s disputes the reported result.") % {
+        "name": entry.player.name
+    }
+    return _open_dispute(entry.event, locked, versions, reason=reason)
+
+
+def _td_submission(event, table, *, winner, loser_score, forfeit, user, source) -> Submission:
+    seats = {table.seat_a_id, table.seat_b_id}
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    if winner_id not in seats:
+        raise ServiceError(
+            "winner_not_at_table", _("The winner must be one of the two players."), field="winner"
+        )
+    return Submission.objects.create(
+        table=table,
+        event=event,
+        source=source,
+        by_user=user,
+        winner_id=winner_id,
+        loser_score=None if forfeit else loser_score,
+        forfeit=forfeit,
+    )
+
+
+@transaction.atomic
+def rule(
+    event: Event,
+    *,
+    table: Table | int,
+    user,
+    submission: Submission | int | None = None,
+    winner: Entry | int | None = None,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    note: str = "",
+) -> GameResult:
+    """The TD's final ruling on a table: one of the versions, or a result of their own."""
+    table_id = table.pk if isinstance(table, Table) else table
+    table = _locked_table(event, table_id)
+    if submission is not None:
+        sub_id = submission.pk if isinstance(submission, Submission) else submission
+        chosen = Submission.objects.filter(pk=sub_id, table=table).first()
+        if chosen is None:
+            raise ServiceError("unknown_submission", _("That version is not one of this table's."))
+    else:
+        if winner is None:
+            raise ServiceError("winner_required", _("Choose the winner."), field="winner")
+        chosen = _td_submission(
+            event,
+            table,
+            winner=winner,
+            loser_score=loser_score,
+            forfeit=forfeit,
+            user=user,
+            source=Submission.Source.TD,
+        )
+    result = _confirm(event, table, chosen, user=user)
+    Dispute.objects.filter(table=table).update(
+        ruling=chosen, ruled_by=user, ruled_at=timezone.now(), note=note[:300]
+    )
+    _audit(event, table, action="ruled", user=user, new=_values(chosen), reason=note)
+    return result
+
+
+@transaction.atomic
+def correct(
+    event: Event,
+    *,
+    table: Table | int,
+    user,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    reason: str,
+) -> GameResult:
+    """A TD's correction of a confirmed result, with its reason (old and new are logged)."""
+    if not reason or not reason.strip():
+        raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
+    table_id = table.pk if isinstance(table, Table) else table
+    table = _locked_table(event, table_id)
+    old = _values(GameResult.objects.filter(table=table).first())
+    if old is None:
+        raise ServiceError("nothing_to_correct", _("This game has no result yet."))
+    chosen = _td_submission(
+        event,
+        table,
+        winner=winner,
+        loser_score=loser_score,
+        forfeit=forfeit,
+        user=user,
+        source=Submission.Source.TD,
+    )
+    result = _confirm(event, table, chosen, user=user)
+    _audit(event, table, action="corrected", user=user, old=old, new=_values(chosen), reason=reason)
+    return result
+
+
+@dataclass
+class ImportReport:
+    """What a paper-card import did, game by game."""
+
+    recorded: list[dict] = field(default_factory=list)
+    flagged: list[dict] = field(default_factory=list)
+    summary: dict[str, int] = field(default_factory=dict)
+
+
+def _spread_columns(text: str | None) -> tuple[int | None, int | None]:
+    """A written spread as (plus, minus) columns: "+12" or "12" is plus, "-12" minus."""
+    text = (text or "").strip()
+    if not text:
+        return None, None
+    if text.startswith("-"):
+        return None, int(text[1:])
+    return int(text.lstrip("+")), None
+
+
+@transaction.atomic
+def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
+    """Import both players' lines of each game (CSV) and reconcile them by Rule 12.2.
+
+    Columns: game, table, player (ACC number or name), result (W/L), spread (e.g. +12, -12,
+    or empty). Games the rule settles are recorded; the rest are flagged for the TD.
+    Nothing is written if a line is malformed.
+    """
+    from scoring.selectors import standings_for_event
+
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    needed = {"game", "table", "player", "result", "spread"}
+    if not rows or not needed.issubset(rows[0].keys()):
+        raise ServiceError(
+            "bad_csv",
+            _("The CSV needs the columns: game, table, player, result, spread."),
+            field="file",
+        )
+    entries = {
+        e.player.acc_number: e
+        for e in event.entries.select_related("player")
+        if e.player.acc_number
+    }
+    entries.update({e.player.name.casefold(): e for e in event.entries.select_related("player")})
+    lines: dict[tuple[int, int], list] = {}
+    for number, row in enumerate(rows, start=2):
+        try:
+            game, table_no = int(row["game"]), int(row["table"])
+        except (TypeError, ValueError):
+            raise ServiceError(
+                "bad_csv", _("Line %(n)s: game and table must be numbers.") % {"n": number}
+            ) from None
+        who = (row["player"] or "").strip()
+        entry = entries.get(who) or entries.get(who.casefold())
+        if entry is None:
+            raise ServiceError(
+                "bad_csv",
+                _("Line %(n)s: no player %(who)s in this event.") % {"n": number, "who": who},
+            )
+        claim = (row["result"] or "").strip().upper()[:1]
+        try:
+            plus, minus = _spread_columns(row["spread"])
+            line = crosscheck.WrittenLine.from_columns(
+                entry.pk,
+                crosscheck.Result.WIN if claim == "W" else crosscheck.Result.LOSS,
+                plus=plus,
+                minus=minus,
+            )
+        except (ValueError, crosscheck.CrosscheckError) as exc:
+            raise ServiceError(
+                "bad_csv", _("Line %(n)s: %(error)s") % {"n": number, "error": exc}
+            ) from None
+        lines.setdefault((game, table_no), []).append(line)
+
+    ranking = [row.entry_id for row in standings_for_event(event.pk)]
+    qualifiers = crosscheck.apparent_qualifiers(ranking) if ranking else frozenset()
+    report = ImportReport()
+    for (game, table_no), pair in sorted(lines.items()):
+        table = Table.objects.filter(
+            round__event=event, round__number=game, number=table_no
+        ).first()
+        where = {"game": game, "table": table_no}
+        if table is None or len(pair) != 2:
+            report.flagged.append(
+                where | {"reason": _("needs both lines of a table of this event")}
+            )
+            continue
+        outcome = crosscheck.reconcile(pair[0], pair[1], apparent_qualifiers=qualifiers)
+        clause = outcome.clause.value if hasattr(outcome.clause, "value") else str(outcome.clause)
+        report.summary[clause] = report.summary.get(clause, 0) + 1
+        winners = [line for line in (outcome.a, outcome.b) if line.result == crosscheck.Result.WIN]
+        if outcome.flagged or len(winners) != 1 or winners[0].spread is None:
+            report.flagged.append(
+                where | {"clause": clause, "reason": outcome.flag_reason or outcome.explanation}
+            )
+            continue
+        margin = abs(winners[0].spread)
+        old = _values(GameResult.objects.filter(table=table).first())
+        chosen = _td_submission(
+            event,
+            table,
+            winner=winners[0].player,
+            loser_score=max(0, event.target - margin),
+            forfeit=False,
+            user=user,
+            source=Submission.Source.PAPER,
+        )
+        _confirm(event, table, chosen, user=user)
+        _audit(
+            event,
+            table,
+            action="paper_import",
+            user=user,
+            old=old,
+            new=_values(chosen),
+            reason=f"Rule 12.2 {clause}: {outcome.explanation}",
+        )
+        report.recorded.append(where | {"clause": clause, "explanation": outcome.explanation})
+    return report

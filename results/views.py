@@ -1,0 +1,207 @@
+"""Pages: the player's private link (no account), and the TD's results desk."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pegboard.errors import ServiceError
+
+from . import selectors, services
+from .forms import ImportForm, PlayerReportForm, RulingForm
+
+
+def _entry_or_404(key: str):
+    try:
+        return services.entry_for_key(key)
+    except ServiceError:
+        raise Http404("Unknown link.") from None
+
+
+def player_page(request: HttpRequest, key: str) -> HttpResponse:
+    """The player's page: current table and opponent, report, confirm or dispute."""
+    entry = _entry_or_404(key)
+    table = selectors.current_table(entry)
+    form = PlayerReportForm(initial={"table": table.pk} if table else None)
+    status = 200
+    if request.method == "POST":
+        form = PlayerReportForm(request.POST)
+        action = request.POST.get("action", "report")
+        done = None
+        if action == "confirm":
+            try:
+                done = services.confirm_opponent(key, table=int(request.POST.get("table", 0)))
+            except (ServiceError, ValueError) as exc:
+                messages.error(request, getattr(exc, "message", str(exc)))
+        elif action == "dispute":
+            try:
+                done = services.dispute(
+                    key,
+                    table=int(request.POST.get("table", 0)),
+                    reason=request.POST.get("reason", ""),
+                )
+            except (ServiceError, ValueError) as exc:
+                messages.error(request, getattr(exc, "message", str(exc)))
+        else:
+
+            def report():
+                data = form.cleaned_data
+                seats = {table.seat_a_id, table.seat_b_id} if table else set()
+                opponent = next(iter(seats - {entry.pk}), None)
+                return services.submit(
+                    key,
+                    table=data["table"],
+                    winner=entry.pk if data["winner"] == "me" else opponent,
+                    loser_score=data["loser_score"],
+                    forfeit=data["forfeit"],
+                    record=data["record"],
+                )
+
+            done = form.run(report)
+        if done is not None:
+            messages.success(request, _("Thank you: your report is recorded."))
+            return redirect("player-page", key=key)
+        status = 400
+    context = {
+        "key": key,
+        "entry": entry,
+        "table": table,
+        "form": form,
+        "versions": selectors.versions(table) if table else [],
+        "games": selectors.my_games(entry),
+    }
+    if table is not None:
+        mine = [
+            v for v in context["versions"] if v.by_entry_id == entry.pk and v.status == "pending"
+        ]
+        theirs = [
+            v
+            for v in context["versions"]
+            if v.by_entry_id not in (None, entry.pk) and v.status == "pending"
+        ]
+        context["can_confirm"] = bool(theirs) and not mine
+        context["confirmed"] = hasattr(table, "result")
+    return render(request, "results/player.html", context, status=status)
+
+
+@login_required
+def results_desk(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The TD's results desk: open tables, the dispute queue, corrections, import, audit."""
+    event, role = selectors.results_role(request.user, event_id)
+    keys = []
+    if role == "td":
+        entries = event.entries.select_related("player").order_by("player__name")
+        keys = [(e, services.key_for(e).key) for e in entries]
+    context = {
+        "event": event,
+        "role": role,
+        "open_tables": selectors.open_tables(event),
+        "disputes": selectors.open_disputes(event),
+        "audit": selectors.audit_log(event) if role == "td" else [],
+        "keys": keys,
+        "import_form": ImportForm(),
+        "import_report": None,
+    }
+    return render(request, "results/desk.html", context)
+
+
+@login_required
+@require_POST
+def rule_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Settle a dispute: one version, or the TD's own result."""
+    event, _role = selectors.results_role(request.user, event_id)
+    table_id = request.POST.get("table", "")
+    try:
+        if request.POST.get("submission"):
+            services.rule(
+                event,
+                table=int(table_id),
+                user=request.user,
+                submission=int(request.POST["submission"]),
+                note=request.POST.get("note", ""),
+            )
+        else:
+            form = RulingForm(request.POST)
+            if (
+                form.run(
+                    lambda: services.rule(
+                        event,
+                        table=form.cleaned_data["table"],
+                        user=request.user,
+                        winner=form.cleaned_data["winner"],
+                        loser_score=form.cleaned_data["loser_score"],
+                        forfeit=form.cleaned_data["forfeit"],
+                        note=form.cleaned_data["reason"],
+                    )
+                )
+                is None
+            ):
+                for error in form.errors.values():
+                    messages.error(request, " ".join(error))
+                return redirect("results-desk", event_id=event.pk)
+    except (ServiceError, ValueError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    else:
+        messages.success(request, _("Ruling recorded."))
+    return redirect("results-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def correct_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Correct a confirmed result (TD only), with a reason."""
+    event, role = selectors.results_role(request.user, event_id)
+    if role != "td":
+        raise Http404("No such event.")
+    form = RulingForm(request.POST)
+    done = form.run(
+        lambda: services.correct(
+            event,
+            table=form.cleaned_data["table"],
+            user=request.user,
+            winner=form.cleaned_data["winner"],
+            loser_score=form.cleaned_data["loser_score"],
+            forfeit=form.cleaned_data["forfeit"],
+            reason=form.cleaned_data["reason"],
+        )
+    )
+    if done is None:
+        for error in [*form.non_field_errors(), *[e for f in form.errors.values() for e in f]]:
+            messages.error(request, error)
+    else:
+        messages.success(request, _("Correction recorded; the standings are being updated."))
+    return redirect("results-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Import paper cards (CSV) and reconcile them by Rule 12.2 (TD only)."""
+    event, role = selectors.results_role(request.user, event_id)
+    if role != "td":
+        raise Http404("No such event.")
+    form = ImportForm(request.POST, request.FILES)
+    report = None
+    if form.is_valid():
+        raw = form.cleaned_data["file"].read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            form.add_error("file", _("The file must be UTF-8 text."))
+        else:
+            report = form.run(lambda: services.import_paper_cards(event, text, user=request.user))
+    context = {
+        "event": event,
+        "role": role,
+        "open_tables": selectors.open_tables(event),
+        "disputes": selectors.open_disputes(event),
+        "audit": selectors.audit_log(event),
+        "keys": [],
+        "import_form": form,
+        "import_report": report,
+    }
+    return render(request, "results/desk.html", context, status=200 if report else 400)

@@ -1,0 +1,120 @@
+"""The results API: report, confirm and dispute with a key; rulings with a TD token."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from results import services
+from results.models import Dispute
+from tests.factories import ClubFactory, UserFactory, event_with_field
+from tournaments import services as tournament_services
+from tournaments.models import GameResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(td_user):
+    cache.clear()
+    event = event_with_field(4)
+    event.club.directors.add(td_user)
+    table = tournament_services.draw_next_game(event).tables.order_by("number").first()
+    return event, table, services.key_for(table.seat_a).key, services.key_for(table.seat_b).key
+
+
+def test_report_and_confirm(night):
+    event, table, key_a, key_b = night
+    api = APIClient()
+    where = {"game": 1, "table": table.number}
+    first = api.post(
+        "/api/v1/results/report",
+        {"key": key_a, "winner": "me", "loser_score": 88, **where},
+        format="json",
+    )
+    assert first.status_code == 201 and first.json()["state"] == "pending"
+    again = api.post(
+        "/api/v1/results/report",
+        {"key": key_a, "winner": "me", "loser_score": 88, **where},
+        format="json",
+    )
+    assert again.status_code == 200 and again.json()["state"] == "duplicate"
+    confirmed = api.post("/api/v1/results/confirm", {"key": key_b, **where}, format="json")
+    assert confirmed.status_code == 201 and confirmed.json()["state"] == "confirmed"
+    assert GameResult.objects.get(table=table).skunk_level == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "code"),
+    [
+        ({"loser_score": 121}, 400, "loser_reached_target"),
+        ({"table": 99}, 400, "unknown_game"),
+        ({"key": "bogus"}, 404, "not_found"),
+        ({"winner": "nobody"}, 400, "invalid_choice"),
+    ],
+)
+def test_bad_reports(night, payload, status, code):
+    event, table, key_a, _ = night
+    body = {
+        "key": key_a,
+        "game": 1,
+        "table": table.number,
+        "winner": "me",
+        "loser_score": 90,
+    } | payload
+    response = APIClient().post("/api/v1/results/report", body, format="json")
+    assert response.status_code == status
+    assert response.json()["errors"][0]["code"] == code
+
+
+def test_dispute_then_a_token_ruling(night, td_user):
+    event, table, key_a, key_b = night
+    api = APIClient()
+    where = {"game": 1, "table": table.number}
+    api.post(
+        "/api/v1/results/report",
+        {"key": key_a, "winner": "me", "loser_score": 88, **where},
+        format="json",
+    )
+    assert (
+        api.post(
+            "/api/v1/results/dispute", {"key": key_b, "reason": "no", **where}, format="json"
+        ).status_code
+        == 201
+    )
+    assert Dispute.objects.get(table=table).is_open
+    url = f"/api/v1/results/events/{event.pk}/rulings"
+    assert api.post(
+        url, {**where, "winner": table.seat_b_id, "loser_score": 100}, format="json"
+    ).status_code in (401, 403)
+    stranger = UserFactory(username="far-away")
+    ClubFactory().directors.add(stranger)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=stranger).key}")
+    assert (
+        api.post(
+            url, {**where, "winner": table.seat_b_id, "loser_score": 100}, format="json"
+        ).status_code
+        == 404
+    )
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=td_user).key}")
+    ruled = api.post(
+        url, {**where, "winner": table.seat_b_id, "loser_score": 100, "note": "card"}, format="json"
+    )
+    assert ruled.status_code == 201 and ruled.json()["margin"] == 21
+    assert not Dispute.objects.get(table=table).is_open
+
+
+def test_a_flood_is_429(night):
+    event, table, key_a, _ = night
+    api = APIClient()
+    codes = [
+        api.post(
+            "/api/v1/results/report",
+            {"key": key_a, "game": 1, "table": table.number, "winner": "me", "loser_score": 60 + i},
+            format="json",
+        ).status_code
+        for i in range(services.SUBMISSIONS_PER_MINUTE + 1)
+    ]
+    assert codes[-1] == 429 and set(codes[:-1]) == {201}

@@ -1,0 +1,72 @@
+"""Concurrent reports on PostgreSQL: exactly one stored outcome, no duplicate, no error."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from results import services
+from results.models import Submission
+from tests.conftest import require_service
+from tests.factories import event_with_field
+from tournaments import services as tournament_services
+from tournaments.models import GameResult
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def run_together(*calls):
+    """Start every call at the same moment, each on its own connection; return outcomes."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def worker(i, call):
+        try:
+            barrier.wait()
+            outcomes[i] = call()
+        except Exception as exc:  # the assertion below names it
+            outcomes[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return outcomes
+
+
+@pytest.fixture
+def game():
+    require_service("PostgreSQL", connection.vendor == "postgresql", "set DATABASE_URL")
+    event = event_with_field(4)
+    table = tournament_services.draw_next_game(event).tables.order_by("number").first()
+    return event, table, services.key_for(table.seat_a).key, services.key_for(table.seat_b).key
+
+
+def test_both_players_report_at_the_same_moment(game):
+    event, table, key_a, key_b = game
+    outcomes = run_together(
+        lambda: services.submit(key_a, table=table.pk, winner=table.seat_a_id, loser_score=95),
+        lambda: services.submit(key_b, table=table.pk, winner=table.seat_a_id, loser_score=95),
+    )
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert sorted(o.state for o in outcomes) == ["confirmed", "pending"]
+    assert GameResult.objects.filter(table=table).count() == 1
+    assert Submission.objects.filter(table=table, status="confirmed").count() == 1
+
+
+def test_a_double_tap_from_one_phone(game):
+    event, table, key_a, _ = game
+    outcomes = run_together(
+        *[
+            lambda: services.submit(key_a, table=table.pk, winner=table.seat_a_id, loser_score=90)
+            for _ in range(4)
+        ]
+    )
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert sorted(o.state for o in outcomes) == ["duplicate", "duplicate", "duplicate", "pending"]
+    assert Submission.objects.filter(table=table).count() == 1

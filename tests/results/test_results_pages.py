@@ -1,0 +1,124 @@
+"""Result pages: the player's private link, the TD's desk, and who may do what."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from results import services
+from results.models import Dispute, Scorekeeper, Submission
+from tests.factories import ClubFactory, UserFactory, event_with_field
+from tournaments import services as tournament_services
+from tournaments.models import GameResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(td_user):
+    cache.clear()
+    event = event_with_field(4)
+    event.club.directors.add(td_user)
+    table = tournament_services.draw_next_game(event).tables.order_by("number").first()
+    return event, table, services.key_for(table.seat_a).key, services.key_for(table.seat_b).key
+
+
+def test_player_reports_and_opponent_confirms_through_their_links(client, night):
+    event, table, key_a, key_b = night
+    page = client.get(reverse("player-page", args=[key_a]))
+    body = page.content.decode()
+    assert page.status_code == 200 and table.seat_b.player.name in body
+    response = client.post(
+        reverse("player-page", args=[key_a]),
+        {"table": table.pk, "winner": "me", "loser_score": "97", "action": "report"},
+    )
+    assert response.status_code == 302
+    page = client.get(reverse("player-page", args=[key_b]))
+    assert "Confirm this result" in page.content.decode()
+    client.post(reverse("player-page", args=[key_b]), {"table": table.pk, "action": "confirm"})
+    assert GameResult.objects.get(table=table).winner_id == table.seat_a_id
+
+
+def test_bad_report_is_a_form_error(client, night):
+    event, table, key_a, _ = night
+    response = client.post(
+        reverse("player-page", args=[key_a]),
+        {"table": table.pk, "winner": "me", "loser_score": "130", "action": "report"},
+    )
+    assert response.status_code == 400 and "below 121" in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+def test_unknown_link_is_404(client):
+    assert client.get(reverse("player-page", args=["nope"])).status_code == 404
+
+
+def test_td_rules_a_dispute_from_the_desk(client, night, td_user):
+    event, table, key_a, key_b = night
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    services.submit(key_b, table=table, winner=table.seat_b, loser_score=95)
+    client.force_login(td_user)
+    desk = client.get(reverse("results-desk", args=[event.pk]))
+    assert desk.status_code == 200 and "Rule this version" in desk.content.decode()
+    chosen = Submission.objects.filter(table=table, winner=table.seat_b).first()
+    client.post(
+        reverse("results-rule", args=[event.pk]), {"table": table.pk, "submission": chosen.pk}
+    )
+    assert GameResult.objects.get(table=table).winner_id == table.seat_b_id
+    assert not Dispute.objects.get(table=table).is_open
+
+
+@pytest.mark.parametrize(
+    ("who", "desk", "correct"),
+    [
+        ("anonymous", 302, 302),
+        ("stranger_td", 404, 404),
+        ("scorekeeper", 200, 404),
+        ("td", 200, 302),
+    ],
+)
+def test_who_may_do_what(client, night, td_user, who, desk, correct):
+    event, table, key_a, key_b = night
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    services.submit(key_b, table=table, winner=table.seat_a, loser_score=95)
+    if who == "stranger_td":
+        user = UserFactory(username="stranger")
+        ClubFactory().directors.add(user)
+        client.force_login(user)
+    elif who == "scorekeeper":
+        user = UserFactory(username="keeper")
+        Scorekeeper.objects.create(club=event.club, user=user)
+        client.force_login(user)
+    elif who == "td":
+        client.force_login(td_user)
+    assert client.get(reverse("results-desk", args=[event.pk])).status_code == desk
+    response = client.post(
+        reverse("results-correct", args=[event.pk]),
+        {"table": table.pk, "winner": table.seat_b_id, "loser_score": "80", "reason": "Miscount"},
+    )
+    assert response.status_code == correct
+    changed = GameResult.objects.get(table=table).winner_id == table.seat_b_id
+    assert changed == (who == "td")
+
+
+def test_paper_cards_import_page(client, night, td_user):
+    event, table, *_ = night
+    client.force_login(td_user)
+    a, b = table.seat_a.player, table.seat_b.player
+    csv_bytes = (
+        "game,table,player,result,spread\n"
+        f"1,{table.number},{a.name},W,+12\n1,{table.number},{b.name},L,-12\n"
+    ).encode()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = client.post(
+        reverse("results-import", args=[event.pk]),
+        {"file": SimpleUploadedFile("cards.csv", b"\xef\xbb\xbf" + csv_bytes, "text/csv")},
+    )
+    assert response.status_code == 200 and "1 games recorded" in response.content.decode()
+    bad = client.post(
+        reverse("results-import", args=[event.pk]),
+        {"file": SimpleUploadedFile("cards.csv", b"just,nonsense\n", "text/csv")},
+    )
+    assert bad.status_code == 400 and "needs the columns" in bad.content.decode()
