@@ -47,13 +47,17 @@ def entry_for_key(key: str) -> Entry:
 
 
 def throttle(key: str) -> None:
-    """Refuse a key that submits more than SUBMISSIONS_PER_MINUTE times in a minute."""
-    bucket = f"results:throttle:{key}:{int(timezone.now().timestamp() // 60)}"
-    cache.add(bucket, 0, timeout=120)
+    """Refuse a key that submits more than SUBMISSIONS_PER_MINUTE times in a minute.
+
+    The window opens with the key's first submission and closes 60 s later (a fixed window
+    per key: cheap, and a burst cannot straddle two windows to double its allowance).
+    """
+    bucket = f"results:throttle:{key}"
+    cache.add(bucket, 0, timeout=60)
     try:
         count = cache.incr(bucket)
-    except ValueError:  # evicted between add and incr
-        cache.set(bucket, 1, timeout=120)
+    except ValueError:  # the window closed between add and incr
+        cache.set(bucket, 1, timeout=60)
         count = 1
     if count > SUBMISSIONS_PER_MINUTE:
         raise ServiceError(
