@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import AuditEntry, Dispute, PlayerKey, Scorekeeper, Submission
+from .models import AuditEntry, Dispute, PlayerKey, PrintJob, Scorekeeper, Submission
 
 
 @admin.register(PlayerKey)
@@ -46,3 +46,10 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(PrintJob)
+class PrintJobAdmin(admin.ModelAdmin):
+    list_display = ["event", "status", "done", "total", "created_at", "finished_at"]
+    list_filter = ["status"]
+    exclude = ["pdf"]

@@ -222,3 +222,40 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
+
+
+class PrintJob(models.Model):
+    """A set of printables (score cards, table cards, seating list) built by a Celery task."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="print_jobs",
+        verbose_name=_("event"),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.QUEUED)
+    done = models.PositiveIntegerField(_("pages done"), default=0)
+    total = models.PositiveIntegerField(_("pages in all"), default=0)
+    pdf = models.BinaryField(_("PDF"), null=True, blank=True, editable=False)
+    error = models.CharField(_("error"), max_length=300, blank=True)
+    base_url = models.CharField(_("site address"), max_length=200)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at"]
+        verbose_name = _("print job")
+        verbose_name_plural = _("print jobs")
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.get_status_display()} {self.done}/{self.total}"
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0

@@ -205,3 +205,38 @@ def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
         "import_report": report,
     }
     return render(request, "results/desk.html", context, status=200 if report else 400)
+
+
+@login_required
+@require_POST
+def print_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Queue the event's PDF set (score cards, table cards, seating list)."""
+    from .models import PrintJob
+    from .tasks import build_printables
+
+    event, role = selectors.results_role(request.user, event_id)
+    if role != "td":
+        raise Http404("No such event.")
+    job = PrintJob.objects.create(event=event, base_url=request.build_absolute_uri("/"))
+    build_printables.delay(job.pk)
+    return redirect("results-print-job", event_id=event.pk, job_id=job.pk)
+
+
+@login_required
+def print_job_view(request: HttpRequest, event_id: int, job_id: int) -> HttpResponse:
+    """A print job's progress (polled by HTMX), then its PDF."""
+    from django.http import FileResponse
+
+    from .models import PrintJob
+
+    event, role = selectors.results_role(request.user, event_id)
+    job = PrintJob.objects.filter(pk=job_id, event=event).first()
+    if job is None or role != "td":
+        raise Http404("No such print job.")
+    if request.GET.get("download") and job.status == PrintJob.Status.DONE:
+        import io
+
+        filename = f"pegboard-{event.pk}-printables.pdf"
+        return FileResponse(io.BytesIO(bytes(job.pdf)), as_attachment=True, filename=filename)
+    template = "results/print_job.html#job" if request.htmx else "results/print_job.html"
+    return render(request, template, {"event": event, "job": job})

@@ -1,0 +1,137 @@
+"""Printables of an event: score cards and table cards with QR codes of the private links,
+and the seating list, as one PDF (WeasyPrint). Built in Celery; progress in a PrintJob."""
+
+from __future__ import annotations
+
+import segno
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments.models import Round, Table
+
+from . import services
+from .models import PrintJob
+
+CARDS_PER_CHUNK = 8  # pages are rendered in chunks so the job can report progress
+
+
+def qr_svg(url: str) -> str:
+    """An inline SVG QR code of ``url`` (no network, no image files)."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2)
+
+
+def _link(base_url: str, key: str) -> str:
+    return base_url.rstrip("/") + reverse("player-page", args=[key])
+
+
+def score_cards(event, base_url: str) -> list[dict]:
+    """One card per entry: name, ACC number, a row per game, and the QR of the private link."""
+    entries = list(event.entries.select_related("player").order_by("player__name"))
+    tables = list(
+        Table.objects.filter(round__event=event, round__status=Round.Status.RELEASED)
+        .select_related("round", "seat_a__player", "seat_b__player", "result")
+        .order_by("round__number")
+    )
+    games = max(event.games_planned, max((t.round.number for t in tables), default=0))
+    by_entry: dict[int, dict[int, Table]] = {}
+    for table in tables:
+        for seat in (table.seat_a_id, table.seat_b_id):
+            if seat is not None:
+                by_entry.setdefault(seat, {})[table.round.number] = table
+    cards = []
+    for entry in entries:
+        link = _link(base_url, services.key_for(entry).key)
+        rows = []
+        for number in range(1, games + 1):
+            table = by_entry.get(entry.pk, {}).get(number)
+            row = {
+                "game": number,
+                "opponent": "",
+                "table": "",
+                "points": "",
+                "plus": "",
+                "minus": "",
+            }
+            if table is not None:
+                other = table.seat_b if table.seat_a_id == entry.pk else table.seat_a
+                row["opponent"] = other.player.name if other else "bye"
+                row["table"] = table.number or "-"
+                result = getattr(table, "result", None)
+                if result is not None:
+                    won = result.winner_id == entry.pk
+                    row["points"] = result.winner_points if won else result.loser_points
+                    row["plus" if won else "minus"] = f"{result.margin:02d}"
+            rows.append(row)
+        cards.append({"entry": entry, "link": link, "qr": qr_svg(link), "rows": rows})
+    return cards
+
+
+def table_cards(event, base_url: str) -> list[dict]:
+    """One card per table of the latest released game, with both players' QR codes."""
+    latest = event.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
+    if latest is None:
+        return []
+    cards = []
+    for table in latest.tables.filter(seat_b__isnull=False).select_related(
+        "seat_a__player", "seat_b__player"
+    ):
+        seats = []
+        for entry in (table.seat_a, table.seat_b):
+            link = _link(base_url, services.key_for(entry).key)
+            seats.append({"entry": entry, "qr": qr_svg(link)})
+        cards.append({"table": table, "game": latest.number, "seats": seats})
+    return cards
+
+
+def build(job_id: int) -> PrintJob:
+    """Render the event's printables into the job's PDF, reporting progress as it goes."""
+    import weasyprint
+
+    job = PrintJob.objects.select_related("event__club").get(pk=job_id)
+    event = job.event
+    try:
+        cards = score_cards(event, job.base_url)
+        tables = table_cards(event, job.base_url)
+        chunks = [cards[i : i + CARDS_PER_CHUNK] for i in range(0, len(cards), CARDS_PER_CHUNK)]
+        PrintJob.objects.filter(pk=job.pk).update(
+            status=PrintJob.Status.RUNNING, total=len(cards) + len(tables), done=0
+        )
+        documents = []
+        done = 0
+        for chunk in chunks:
+            html = render_to_string(
+                "results/print_score_cards.html", {"event": event, "cards": chunk}
+            )
+            documents.append(weasyprint.HTML(string=html, base_url=job.base_url).render())
+            done += len(chunk)
+            PrintJob.objects.filter(pk=job.pk).update(done=done)
+        html = render_to_string(
+            "results/print_tables.html",
+            {"event": event, "tables": tables, "rounds": _rounds(event)},
+        )
+        documents.append(weasyprint.HTML(string=html, base_url=job.base_url).render())
+        pages = [page for document in documents for page in document.pages]
+        pdf = documents[0].copy(pages).write_pdf()
+        with transaction.atomic():
+            PrintJob.objects.filter(pk=job.pk).update(
+                status=PrintJob.Status.DONE,
+                done=len(cards) + len(tables),
+                pdf=pdf,
+                finished_at=timezone.now(),
+            )
+    except Exception as exc:  # the TD sees the failure on the page instead of a spinner
+        PrintJob.objects.filter(pk=job.pk).update(
+            status=PrintJob.Status.FAILED, error=str(exc)[:300], finished_at=timezone.now()
+        )
+        raise
+    job.refresh_from_db()
+    return job
+
+
+def _rounds(event):
+    latest = event.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
+    if latest is None:
+        return []
+    return [(latest, list(latest.tables.select_related("seat_a__player", "seat_b__player")))]
