@@ -519,3 +519,95 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
         )
         report.recorded.append(where | {"clause": clause, "explanation": outcome.explanation})
     return report
+
+
+def dependent_matches(bracket, code: str) -> list:
+    """The matches a match's result fed, directly or further on, that already have games."""
+    from tournaments.models import PlayoffMatch
+
+    matches = {m.code: m for m in PlayoffMatch.objects.filter(bracket=bracket)}
+    seen: list = []
+    queue = [code]
+    while queue:
+        current = matches.get(queue.pop(0))
+        if current is None:
+            continue
+        for target in (current.winner_to, current.loser_to):
+            nxt = target.split(":")[0] if target else ""
+            if nxt and nxt in matches and matches[nxt] not in seen:
+                seen.append(matches[nxt])
+                queue.append(nxt)
+    return [m for m in seen if m.games.exists()]
+
+
+@transaction.atomic
+def correct_playoff_game(
+    event: Event,
+    *,
+    match: str,
+    game_number: int,
+    user,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    reason: str,
+    reset_later: bool = False,
+) -> list[str]:
+    """Correct one game of a playoff match (TD only, with a reason).
+
+    If the match's result already fed later matches that have games, the correction is
+    refused with a warning that lists them; with ``reset_later`` those matches' games are
+    removed and the bracket is rebuilt. Returns the codes of the matches reset.
+    """
+    from scoring.outcome import OutcomeError, game_outcome
+    from tournaments import pairing_bridge as bridge
+    from tournaments.models import Bracket, PlayoffGame
+
+    if not reason or not reason.strip():
+        raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    bracket = Bracket.objects.select_for_update().filter(event=event).first()
+    if bracket is None:
+        raise ServiceError("no_playoff", _("This event has no playoff yet."))
+    row = bracket.matches.filter(code=match).first()
+    game = row.games.filter(number=game_number).first() if row else None
+    if game is None:
+        raise ServiceError("unknown_game", _("There is no such playoff game."), field="match")
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    if winner_id not in (row.seat_a_id, row.seat_b_id):
+        raise ServiceError(
+            "winner_not_in_match", _("That player is not in this match."), field="winner"
+        )
+    if not forfeit:
+        try:
+            game_outcome(event.match_point_format, event.target, loser_score)
+        except OutcomeError as exc:
+            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+    later = dependent_matches(bracket, row.code)
+    if later and not reset_later:
+        raise ServiceError(
+            "resets_later_matches",
+            _("This correction resets the games already played in: %(codes)s. Confirm to go on.")
+            % {"codes": ", ".join(m.code for m in later)},
+        )
+    old = {"winner": game.winner_id, "loser_score": game.loser_score, "forfeit": game.forfeit}
+    PlayoffGame.objects.filter(match__in=later).delete()
+    game.winner_id = winner_id
+    game.loser_score = None if forfeit else loser_score
+    game.forfeit = forfeit
+    game.save(update_fields=["winner", "loser_score", "forfeit"])
+    try:
+        bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+    except ServiceError:
+        raise
+    new = {"winner": winner_id, "loser_score": game.loser_score, "forfeit": forfeit}
+    _audit(
+        event,
+        None,
+        action="playoff_corrected",
+        user=user,
+        old=old | {"match": row.code},
+        new=new | {"match": row.code, "reset": [m.code for m in later]},
+        reason=reason,
+    )
+    return [m.code for m in later]
