@@ -4,6 +4,7 @@ from games import api as games_api
 from games import api_stoppa
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
+from tournaments import api_stoppa as tournaments_api_stoppa
 
 urlpatterns = [
     path("events/", tournaments_api.EventList.as_view(), name="api-events"),
@@ -35,4 +36,17 @@ urlpatterns += [
     path("stoppa/payments", api_stoppa.PaymentsView.as_view(), name="api-stoppa-payments"),
     path("stoppa/deck", api_stoppa.DeckView.as_view(), name="api-stoppa-deck"),
     path("stoppa/deal", api_stoppa.DealVerifyView.as_view(), name="api-stoppa-deal"),
+]
+
+urlpatterns += [
+    path(
+        "events/<int:event_id>/stoppa/sessions/",
+        tournaments_api_stoppa.StoppaSessions.as_view(),
+        name="api-stoppa-sessions",
+    ),
+    path(
+        "events/<int:event_id>/stoppa/results/",
+        tournaments_api_stoppa.StoppaResultCreate.as_view(),
+        name="api-stoppa-results",
+    ),
 ]

@@ -53,9 +53,14 @@ class StandingSerializer(serializers.ModelSerializer):
             "movement",
             "separated_by",
             "display",
+            "chips",
+            "sessions_won",
+            "best_session",
         ]
 
     def get_display(self, obj: Standing) -> str:
+        if obj.chips is not None:  # Stoppa: chips and sessions won
+            return f"{obj.chips:+d} ({obj.sessions_won or 0})"
         return f"{obj.game_points}/{obj.games_won} {format_spread(obj.spread)}"
 
 

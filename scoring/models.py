@@ -152,6 +152,10 @@ class Standing(models.Model):
     skunks_won = models.PositiveIntegerField(_("skunks won"), default=0)
     skunks_suffered = models.PositiveIntegerField(_("skunks suffered"), default=0)
     byes = models.PositiveIntegerField(_("byes"), default=0)
+    # Stoppa events only (empty for cribbage): chips over all sessions, sessions won, best one.
+    chips = models.IntegerField(_("chips"), null=True, blank=True)
+    sessions_won = models.PositiveIntegerField(_("sessions won"), null=True, blank=True)
+    best_session = models.IntegerField(_("best session"), null=True, blank=True)
 
     class Meta:
         ordering = ["snapshot", "rank", "entry__player__name"]
@@ -184,7 +188,7 @@ class Standing(models.Model):
 
         if self.tied:
             return gettext("Tied on every tiebreaker of the chain.")
-        if self.separated_by and self.separated_by != "game_points":
+        if self.separated_by and self.separated_by not in ("game_points", "chips"):
             return gettext("Placed below the row above on %(name)s.") % {
                 "name": describe(self.separated_by)
             }

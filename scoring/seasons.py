@@ -88,12 +88,15 @@ class _Totals:
 
 
 def season_events(season: Season) -> QuerySet:
-    """The club's events in the season's dates that have started."""
+    """The club's cribbage events in the season's dates that have started (Grass Roots and
+    master points are cribbage ledgers: Stoppa nights, scored in chips, stay out)."""
     from tournaments.models import Event
 
-    return Event.objects.filter(
-        club=season.club, date__gte=season.start, date__lte=season.end
-    ).exclude(status=Event.Status.DRAFT)
+    return (
+        Event.objects.filter(club=season.club, date__gte=season.start, date__lte=season.end)
+        .exclude(status=Event.Status.DRAFT)
+        .exclude(game=Event.Game.STOPPA)
+    )
 
 
 @transaction.atomic

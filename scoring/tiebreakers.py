@@ -18,6 +18,13 @@ from typing import Any, ClassVar
 from django.utils.translation import gettext_lazy as _
 
 ACC_CHAIN = ("game_points", "games_won", "spread")
+# Stoppa (spec/stoppa.md 10.2): total chips, then sessions won, then the best single session.
+STOPPA_CHAIN = ("chips", "sessions_won", "best_session")
+
+
+def default_chain(game: str = "cribbage") -> tuple[str, ...]:
+    """The ranking chain an event of ``game`` starts with."""
+    return STOPPA_CHAIN if game == "stoppa" else ACC_CHAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +131,39 @@ class SkunksSuffered(Tiebreaker):
 
     def value(self, line):
         return line.skunks_suffered
+
+
+@register
+class Chips(Tiebreaker):
+    """Stoppa: total chip net over every session played."""
+
+    key, name, abbreviation = "chips", _("total chips"), _("Chips")
+    sql_column = "chips"
+
+    def value(self, line):
+        return getattr(line, "chips", 0) or 0
+
+
+@register
+class SessionsWon(Tiebreaker):
+    """Stoppa: sessions finished with the best net at the table (a shared best counts)."""
+
+    key, name, abbreviation = "sessions_won", _("sessions won"), _("SW")
+    sql_column = "sessions_won"
+
+    def value(self, line):
+        return getattr(line, "sessions_won", 0) or 0
+
+
+@register
+class BestSession(Tiebreaker):
+    """Stoppa: the best chip net of a single session."""
+
+    key, name, abbreviation = "best_session", _("best session"), _("Best")
+    sql_column = "best_session"
+
+    def value(self, line):
+        return getattr(line, "best_session", 0) or 0
 
 
 @register

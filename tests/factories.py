@@ -96,3 +96,19 @@ def event_with_field(players: int, **event_kwargs) -> Event:
     event = EventFactory(**event_kwargs)
     EntryFactory.create_batch(players, event=event)
     return event
+
+
+def stoppa_event_with_field(
+    players: int, *, table_size: int = 4, min_table_size: int = 3, names=(), **event_kwargs
+) -> Event:
+    """A Stoppa event with ``players`` checked-in entries (``names`` first, if given)."""
+    event = EventFactory(
+        game=Event.Game.STOPPA,
+        table_size=table_size,
+        min_table_size=min_table_size,
+        **event_kwargs,
+    )
+    for name in names:
+        EntryFactory(event=event, player__name=name)
+    EntryFactory.create_batch(players - len(names), event=event)
+    return event

@@ -11,6 +11,8 @@ from .models import (
     PlayoffGame,
     PlayoffMatch,
     Round,
+    StoppaSeat,
+    StoppaTable,
     Table,
 )
 
@@ -138,4 +140,40 @@ class PlayoffGameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         # Games go through the TD's playoff page, which advances the bracket.
+        return False
+
+
+class StoppaSeatInline(admin.TabularInline):
+    model = StoppaSeat
+    extra = 0
+    fields = ["position", "entry", "net"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(StoppaTable)
+class StoppaTableAdmin(admin.ModelAdmin):
+    list_display = ["round", "number", "source", "entered_at"]
+    list_select_related = ["round__event"]
+    list_filter = ["source"]
+    raw_id_fields = ["round", "entered_by"]
+    # Nets go through the TD's session page or the API, which check that they sum to zero.
+    readonly_fields = ["source", "deals", "entered_by", "entered_at"]
+    inlines = [StoppaSeatInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(StoppaSeat)
+class StoppaSeatAdmin(admin.ModelAdmin):
+    list_display = ["table", "position", "entry", "net"]
+    list_select_related = ["table__round__event", "entry__player"]
+    raw_id_fields = ["table", "round", "entry"]
+    readonly_fields = ["net"]
+
+    def has_add_permission(self, request):
         return False

@@ -5,11 +5,22 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _lazy
 
-from .models import Bracket, Club, Entry, Event, ForbiddenPair, PlayoffMatch, Round, Table
+from .models import (
+    Bracket,
+    Club,
+    Entry,
+    Event,
+    ForbiddenPair,
+    PlayoffMatch,
+    Round,
+    StoppaSeat,
+    StoppaTable,
+    Table,
+)
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -215,3 +226,41 @@ def ready_matches(bracket: Bracket) -> list[PlayoffMatch]:
         .select_related("seat_a__player", "seat_b__player")
         .order_by("position")
     ]
+
+
+# --- Stoppa --------------------------------------------------------------------------------------
+
+
+def stoppa_tables(round_: Round) -> QuerySet[StoppaTable]:
+    """A session's Stoppa tables with their seats and players, in table order (sitting out
+    last)."""
+    seats = StoppaSeat.objects.select_related("entry__player").order_by("position")
+    return round_.stoppa_tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by(
+        F("number").asc(nulls_last=True)
+    )
+
+
+def stoppa_sessions(event: Event, *, released_only: bool = False) -> QuerySet[Round]:
+    """Every session of a Stoppa event with its tables, seats, players and nets prefetched.
+
+    ``released_only`` leaves out a draft (what the public sees).
+    """
+    seats = StoppaSeat.objects.select_related("entry__player").order_by("position")
+    tables = StoppaTable.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by(
+        F("number").asc(nulls_last=True)
+    )
+    rounds = event.rounds.order_by("number")
+    if released_only:
+        rounds = rounds.filter(status=Round.Status.RELEASED)
+    return rounds.prefetch_related(Prefetch("stoppa_tables", queryset=tables))
+
+
+def stoppa_can_redraw(event: Event, round_: Round) -> bool:
+    """Whether the TD may draw the session again: the latest one, no table with nets."""
+    latest = latest_round(event)
+    return (
+        latest is not None
+        and latest.pk == round_.pk
+        and event.status != Event.Status.FINISHED
+        and not round_.stoppa_tables.filter(entered_at__isnull=False).exists()
+    )

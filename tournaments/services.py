@@ -124,7 +124,11 @@ def withdraw_entry(entry: Entry) -> Entry:
     entry.checked_in = False
     entry.save(update_fields=["withdrawn", "checked_in"])
     latest = event.rounds.order_by("-number").first()
-    if latest is not None and latest.is_draft:
+    if event.game == Event.Game.STOPPA:
+        from . import services_stoppa
+
+        services_stoppa.redraw_draft_without(event, entry)
+    elif latest is not None and latest.is_draft:
         seats_them = latest.tables.filter(models.Q(seat_a=entry) | models.Q(seat_b=entry)).exists()
         if seats_them:
             number = latest.number
@@ -198,6 +202,10 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
     :func:`release_game` shows it to the players; without it the game is released at once (a
     club night's usual flow). The draw is reproducible: its seed is stored on the game.
     """
+    if event.game == Event.Game.STOPPA:
+        from . import services_stoppa
+
+        return services_stoppa.draw_session(event, draft=draft)
     event = _locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
@@ -210,6 +218,10 @@ def redraw_game(round_: Round) -> Round:
 
     Refused once the game has a played result: a released game with results is never redrawn.
     """
+    if round_.event.game == Event.Game.STOPPA:
+        from . import services_stoppa
+
+        return services_stoppa.redraw_session(round_)
     event = _locked_event(round_.event)
     latest = event.rounds.order_by("-number").first()
     if latest is None or latest.pk != round_.pk:
@@ -233,6 +245,10 @@ def release_game(round_: Round) -> Round:
     Refused when the draft seats a withdrawn or absent player or leaves an active one out
     (draw it again or swap seats first).
     """
+    if round_.event.game == Event.Game.STOPPA:
+        from . import services_stoppa
+
+        return services_stoppa.release_session(round_)
     event = _locked_event(round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
     if not round_.is_draft:
@@ -473,7 +489,12 @@ def finish_event(event: Event) -> Event:
             _("Game %(game)s is still a draft: release it or draw it again first.")
             % {"game": last.number},
         )
-    if last is not None and _open_tables(last):
+    if last is not None and event.game == Event.Game.STOPPA:
+        from . import services_stoppa
+
+        if services_stoppa.open_tables(last):
+            raise ServiceError("previous_game_open", _("Some tables still have no result."))
+    elif last is not None and _open_tables(last):
         raise ServiceError("previous_game_open", _("Some tables still have no result."))
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])

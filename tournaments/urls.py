@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_stoppa
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -38,5 +38,16 @@ urlpatterns = [
         "events/<int:event_id>/bracket/fragment/",
         views.bracket_fragment,
         name="event-bracket-fragment",
+    ),
+    path("events/<int:event_id>/sessions/", views_stoppa.event_sessions, name="event-sessions"),
+    path(
+        "td/events/<int:event_id>/sessions/<int:number>/",
+        views_stoppa.td_session,
+        name="td-session",
+    ),
+    path(
+        "td/events/<int:event_id>/stoppa-tables/",
+        views_stoppa.td_table_sizes,
+        name="td-stoppa-tables",
     ),
 ]

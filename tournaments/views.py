@@ -60,6 +60,9 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
     event = selectors.public_event(event_id)
     context = _standings_context(event, _after_game(request)) | {
         "rounds": selectors.rounds_with_tables(event, released_only=True),
+        "sessions": selectors.stoppa_sessions(event, released_only=True)
+        if event.is_stoppa
+        else [],
         "bracket": selectors.event_bracket(event),
         "public": True,
     }
@@ -136,7 +139,12 @@ def td_draw(request: HttpRequest, event_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("td-event", event_id=event.pk)
-    return redirect("td-game", event_id=event.pk, number=round_.number)
+    return redirect(_round_page(event), event_id=event.pk, number=round_.number)
+
+
+def _round_page(event) -> str:
+    """The TD's page of one game: the result cards, or a Stoppa session's tables."""
+    return "td-session" if event.is_stoppa else "td-game"
 
 
 @login_required
@@ -148,8 +156,8 @@ def td_redraw(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
         round_ = services.redraw_game(selectors.event_round(event, number))
     except ServiceError as exc:
         messages.error(request, exc.message)
-        return redirect("td-game", event_id=event.pk, number=number)
-    return redirect("td-game", event_id=event.pk, number=round_.number)
+        return redirect(_round_page(event), event_id=event.pk, number=number)
+    return redirect(_round_page(event), event_id=event.pk, number=round_.number)
 
 
 @login_required
@@ -233,6 +241,8 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     a plain post redirects on success and shows the page again with errors (HTTP 400).
     """
     event = selectors.directed_event(request.user, event_id)
+    if event.is_stoppa:
+        return redirect("td-session", event_id=event.pk, number=number)
     round_ = selectors.event_round(event, number)
     tables = list(selectors.tables_with_results(round_))
     if request.method != "POST":
@@ -281,8 +291,11 @@ def td_release(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("Game %(n)s is released.") % {"n": number})
-    return redirect("td-game", event_id=event.pk, number=number)
+        released = (
+            _("Session %(n)s is released.") if event.is_stoppa else _("Game %(n)s is released.")
+        )
+        messages.success(request, released % {"n": number})
+    return redirect(_round_page(event), event_id=event.pk, number=number)
 
 
 @login_required
@@ -310,6 +323,8 @@ def td_swap(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
 def td_seating(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     """The seating of one game, to print and pin up: by table and by player name."""
     event = selectors.directed_event(request.user, event_id)
+    if event.is_stoppa:
+        return redirect("td-session", event_id=event.pk, number=number)
     round_ = selectors.event_round(event, number)
     tables, by_name = selectors.seating_list(round_)
     return render(

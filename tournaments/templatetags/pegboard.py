@@ -19,3 +19,12 @@ def tiebreaker_name(key: str) -> str:
     from scoring.tiebreakers import describe
 
     return describe(key)
+
+
+@register.filter
+def chips(value: int | None) -> str:
+    """A chip net with its sign: +12, -7, 0."""
+    if value is None:
+        return ""
+    value = int(value)
+    return f"+{value}" if value > 0 else str(value)

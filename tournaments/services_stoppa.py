@@ -1,0 +1,522 @@
+"""Writes for Stoppa events: drawing sessions at tables of 3 to 6, and recording chip nets.
+
+A session is a :class:`Round` of a Stoppa event: one full rotation of the deal around each
+table (spec/stoppa.md 10.2), the players reseated between sessions by
+:func:`tournaments.pairing.draw_group_round` so they meet as evenly as possible. A table's
+result is each player's chip net for the session, typed by the TD or summed from verified deal
+records (``games.stoppa.verify_deal``); the nets of a table must sum to zero.
+
+Every public function is one transaction and raises :class:`ServiceError` for input the rules
+refuse, having written nothing. ``tournaments.services`` dispatches to the draw, redraw and
+release here for Stoppa events, so the TD's usual buttons work for both games.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.stoppa import verify_deal
+from pegboard.errors import ServiceError
+from scoring.services import queue_standings
+
+from . import pairing
+from . import pairing_bridge as bridge
+from .models import Entry, Event, Round, StoppaSeat, StoppaTable
+
+UserLike = AbstractBaseUser | AnonymousUser | None
+
+METHOD = "stoppa"
+
+
+def _locked_event(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def _require_stoppa(event: Event) -> None:
+    if event.game != Event.Game.STOPPA:
+        raise ServiceError("not_stoppa", _("This is not a Stoppa event."))
+
+
+def open_tables(round_: Round) -> list[StoppaTable]:
+    """The tables of a session that still have no result (the players sitting out excluded)."""
+    return list(
+        round_.stoppa_tables.filter(number__isnull=False, entered_at__isnull=True).order_by(
+            "number"
+        )
+    )
+
+
+def _has_results(round_: Round) -> bool:
+    return round_.stoppa_tables.filter(entered_at__isnull=False).exists()
+
+
+# --- History and drawing -------------------------------------------------------------------------
+
+
+def load_history(event: Event, *, exclude: Round | None = None) -> tuple[Counter, Counter]:
+    """How often each pair of entries shared a Stoppa table, and how often each sat out."""
+    seats = StoppaSeat.objects.filter(round__event=event)
+    if exclude is not None:
+        seats = seats.exclude(round=exclude)
+    tables: dict[int, list[int]] = {}
+    sat_out: Counter = Counter()
+    for table_id, number, entry_id in seats.values_list(
+        "table_id", "table__number", "entry_id"
+    ).order_by("table_id", "position"):
+        if number is None:
+            sat_out[entry_id] += 1
+        else:
+            tables.setdefault(table_id, []).append(entry_id)
+    met: Counter = Counter()
+    for members in tables.values():
+        for a, b in combinations(members, 2):
+            met[pairing.pair_key(a, b)] += 1
+    return met, sat_out
+
+
+def _next_number(event: Event) -> int:
+    last = event.rounds.order_by("-number").first()
+    number = 1 if last is None else last.number + 1
+    if number > event.games_planned:
+        raise ServiceError(
+            "all_games_drawn",
+            _("All %(n)s sessions of this event have been drawn.") % {"n": event.games_planned},
+        )
+    if last is not None:
+        if last.is_draft:
+            raise ServiceError(
+                "previous_game_draft",
+                _("Session %(n)s is still a draft: release it or draw it again first.")
+                % {"n": last.number},
+            )
+        waiting = open_tables(last)
+        if waiting:
+            raise ServiceError(
+                "previous_game_open",
+                _("Session %(n)s still has tables without chip nets: %(tables)s.")
+                % {"n": last.number, "tables": ", ".join(str(t.number) for t in waiting)},
+            )
+    return number
+
+
+def _draw(event: Event, number: int, *, draft: bool) -> Round:
+    active = bridge.active_entries(event)
+    low = event.min_table_size
+    if len(active) < low:
+        raise ServiceError(
+            "too_few_players",
+            _("At least %(n)s checked-in players are needed for a Stoppa table.") % {"n": low},
+        )
+    met, sat_out = load_history(event)
+    seed = (event.seed * 1_000_003 + number) % (2**31)
+    try:
+        drawn = pairing.draw_group_round(
+            [e.pk for e in active],
+            table_size=event.table_size,
+            min_table_size=event.min_table_size,
+            seed=seed,
+            round_number=number,
+            met=met,
+            sat_out=sat_out,
+            forbidden=bridge.forbidden_for(event),
+        )
+    except pairing.PairingError as exc:
+        if exc.code == "bad_table_size":
+            raise ServiceError(
+                "bad_table_size", _("Stoppa tables hold 3 to 6 players."), field="table_size"
+            ) from None
+        raise bridge.service_error(exc) from None
+    names = bridge.names_of(event)
+    notes = [
+        _("%(a)s and %(b)s share a table for time %(n)s: no better spread was found.")
+        % {
+            "a": names.get(c.players[0], ""),
+            "b": names.get(c.players[1], ""),
+            "n": met.get(pairing.pair_key(*c.players), 0) + 1,
+        }
+        for c in drawn.compromises
+        if c.kind == "repeat"
+    ]
+    if drawn.sitting_out:
+        notes.append(
+            _("Sitting out this session: %(names)s.")
+            % {"names": ", ".join(names.get(pk, "") for pk in drawn.sitting_out)}
+        )
+    round_ = Round.objects.create(
+        event=event,
+        number=number,
+        seed=seed,
+        notes=notes,
+        method=METHOD,
+        status=Round.Status.DRAFT if draft else Round.Status.RELEASED,
+        released_at=None if draft else timezone.now(),
+    )
+    _write_tables(round_, drawn.tables, drawn.sitting_out, met)
+    if event.status == Event.Status.DRAFT:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    return round_
+
+
+def _write_tables(
+    round_: Round, tables: Sequence[Sequence[int]], sitting_out: Iterable[int], met: Mapping
+) -> None:
+    rows = []
+    for number, members in enumerate(tables, start=1):
+        repeat = any(met.get(pairing.pair_key(a, b), 0) for a, b in combinations(members, 2))
+        rows.append(
+            (
+                StoppaTable(
+                    round=round_,
+                    number=number,
+                    note=_("Some players here have shared a table before.") if repeat else "",
+                ),
+                list(members),
+            )
+        )
+    out = list(sitting_out)
+    if out:
+        rows.append((StoppaTable(round=round_, number=None), out))
+    StoppaTable.objects.bulk_create([t for t, _members in rows])
+    StoppaSeat.objects.bulk_create(
+        StoppaSeat(table=t, round=round_, entry_id=pk, position=position)
+        for t, members in rows
+        for position, pk in enumerate(members, start=1)
+    )
+
+
+@transaction.atomic
+def draw_session(event: Event, *, draft: bool = False) -> Round:
+    """Seat the next session of a Stoppa event at tables of ``min_table_size`` to
+    ``table_size`` players, reseating everyone so pairs who already shared a table meet again
+    as little as possible. The previous session must be released and have every table's nets.
+    The draw is reproducible from the seed stored on the session.
+    """
+    event = _locked_event(event)
+    _require_stoppa(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    return _draw(event, _next_number(event), draft=draft)
+
+
+@transaction.atomic
+def redraw_session(round_: Round) -> Round:
+    """Draw the latest session again while no table has its nets (a draft stays a draft)."""
+    event = _locked_event(round_.event)
+    _require_stoppa(event)
+    latest = event.rounds.order_by("-number").first()
+    if latest is None or latest.pk != round_.pk:
+        raise ServiceError("not_latest_game", _("Only the latest session can be drawn again."))
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    if _has_results(latest):
+        raise ServiceError(
+            "game_has_results", _("Session %(n)s already has results.") % {"n": latest.number}
+        )
+    draft, number = latest.is_draft, latest.number
+    latest.delete()
+    queue_standings(event.pk)
+    return _draw(event, number, draft=draft)
+
+
+@transaction.atomic
+def release_session(round_: Round) -> Round:
+    """Show a draft session to the players; refused if the field changed since the draw."""
+    event = _locked_event(round_.event)
+    _require_stoppa(event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
+    if not round_.is_draft:
+        raise ServiceError(
+            "already_released", _("Session %(n)s is already released.") % {"n": round_.number}
+        )
+    seated = set(StoppaSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
+    if seated != {e.pk for e in bridge.active_entries(event)}:
+        raise ServiceError(
+            "draft_field_changed",
+            _(
+                "The field changed since session %(n)s was drafted (a late entry, a withdrawal "
+                "or a check-out): draw it again before releasing it."
+            )
+            % {"n": round_.number},
+        )
+    round_.status = Round.Status.RELEASED
+    round_.released_at = timezone.now()
+    round_.save(update_fields=["status", "released_at"])
+    return round_
+
+
+def redraw_draft_without(event: Event, entry: Entry) -> None:
+    """A withdrawal: a draft session that seats ``entry`` is drawn again without them."""
+    latest = event.rounds.order_by("-number").first()
+    if latest is None or not latest.is_draft:
+        return
+    if not StoppaSeat.objects.filter(round=latest, entry=entry).exists():
+        return
+    number = latest.number
+    latest.delete()
+    try:
+        with transaction.atomic():
+            _draw(event, number, draft=True)
+    except ServiceError:
+        pass  # the field left cannot be seated now: the TD draws again when it can
+
+
+@transaction.atomic
+def set_table_sizes(event: Event, *, table_size: int, min_table_size: int) -> Event:
+    """Set the largest and the smallest Stoppa table (3 to 6 players), for the next draw."""
+    event = _locked_event(event)
+    _require_stoppa(event)
+    if not 3 <= min_table_size <= table_size <= 6:
+        raise ServiceError(
+            "bad_table_size",
+            _("Stoppa tables hold 3 to 6 players, the smallest no larger than the largest."),
+            field="table_size",
+        )
+    event.table_size, event.min_table_size = table_size, min_table_size
+    event.save(update_fields=["table_size", "min_table_size"])
+    return event
+
+
+# --- Results -------------------------------------------------------------------------------------
+
+
+def _locked_table(event: Event, table: StoppaTable | int, session: int | None) -> StoppaTable:
+    table_id = table.pk if isinstance(table, StoppaTable) else table
+    rows = StoppaTable.objects.select_for_update().filter(pk=table_id, round__event=event)
+    if session is not None:
+        rows = rows.filter(round__number=session)
+    row = rows.select_related("round").first()
+    if row is None:
+        raise ServiceError(
+            "unknown_table", _("There is no such table in this event."), field="table"
+        )
+    if row.number is None:
+        raise ServiceError(
+            "sitting_out", _("The players sitting out have no result to enter."), field="table"
+        )
+    if row.round.is_draft:
+        raise ServiceError(
+            "round_draft",
+            _("Session %(n)s is a draft: release it before entering results.")
+            % {"n": row.round.number},
+            field="table",
+        )
+    return row
+
+
+def _write_nets(
+    event: Event,
+    row: StoppaTable,
+    nets: Mapping[int, int],
+    *,
+    source: str,
+    deals: list | None,
+    user: UserLike,
+) -> StoppaTable:
+    seats = list(row.seats.select_related("entry__player").order_by("position"))
+    by_entry = {s.entry_id: s for s in seats}
+    unknown = [pk for pk in nets if pk not in by_entry]
+    if unknown:
+        raise ServiceError(
+            "not_at_table",
+            _("Player %(entry)s is not at table %(table)s.")
+            % {"entry": unknown[0], "table": row.number},
+            field="nets",
+        )
+    missing = [s.entry.player.name for s in seats if nets.get(s.entry_id) is None]
+    if missing:
+        raise ServiceError(
+            "net_missing",
+            _("Enter a chip net for every player of table %(table)s (missing: %(names)s).")
+            % {"table": row.number, "names": ", ".join(missing)},
+            field="nets",
+        )
+    total = sum(nets[s.entry_id] for s in seats)
+    if total != 0:
+        raise ServiceError(
+            "nets_not_zero",
+            _(
+                "The nets of table %(table)s sum to %(total)+d, not 0: every chip one player "
+                "wins another loses. Check the numbers and enter them again."
+            )
+            % {"table": row.number, "total": total},
+            field="nets",
+        )
+    for seat in seats:
+        seat.net = int(nets[seat.entry_id])
+    StoppaSeat.objects.bulk_update(seats, ["net"])
+    row.source = source
+    row.deals = list(deals or [])
+    row.entered_by = user if getattr(user, "is_authenticated", False) else None
+    row.entered_at = timezone.now()
+    row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
+    queue_standings(event.pk)
+    return row
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise ValueError(name)
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().replace("\u2212", "-")
+    if not text.lstrip("+-").isdigit():
+        raise ValueError(name)
+    return int(text)
+
+
+@transaction.atomic
+def record_session_nets(
+    event: Event,
+    *,
+    table: StoppaTable | int,
+    nets: Mapping[Entry | int, int],
+    session: int | None = None,
+    user: UserLike = None,
+) -> StoppaTable:
+    """Record (or correct) a table's session: each player's chip net, as the table agreed it.
+
+    ``nets`` maps every player at the table (entry or entry id) to their net in chips. The nets
+    must sum to zero; a missing player, a player of another table or a sum other than zero
+    is refused and nothing is written.
+    """
+    event = _locked_event(event)
+    _require_stoppa(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    row = _locked_table(event, table, session)
+    clean: dict[int, int] = {}
+    for key, value in nets.items():
+        pk = key.pk if isinstance(key, Entry) else int(key)
+        if value is None or value == "":
+            continue
+        try:
+            clean[pk] = _as_int(value, str(pk))
+        except ValueError:
+            raise ServiceError(
+                "bad_net", _("A chip net is a whole number, e.g. 12 or -7."), field="nets"
+            ) from None
+    return _write_nets(event, row, clean, source=StoppaTable.Source.TABLE, deals=None, user=user)
+
+
+def _name_key(name: str) -> str:
+    return " ".join(str(name).split()).casefold()
+
+
+def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> dict[int, int]:
+    """Sum the nets of a session's deal records, each verified claim by claim.
+
+    ``seats`` are the table's (entry id, player name) pairs. Each record's players must be the
+    table's players (by name, or by entry id as text); the session is one full rotation, so
+    there is one deal per player and each player deals once. Raises ServiceError naming the
+    first deal and the first problem found.
+    """
+    if not isinstance(deals, (list, tuple)) or not deals:
+        raise ServiceError(
+            "no_deals", _("Give the session's deal records (a JSON list)."), field="deals"
+        )
+    lookup: dict[str, int] = {}
+    for pk, name in seats:
+        lookup[_name_key(name)] = pk
+        lookup[str(pk)] = pk
+    if len(deals) != len(seats):
+        raise ServiceError(
+            "incomplete_session",
+            _(
+                "A session is one full rotation of the deal: %(n)s deals at this table, "
+                "%(given)s given."
+            )
+            % {"n": len(seats), "given": len(deals)},
+            field="deals",
+        )
+    totals: Counter = Counter()
+    dealers: list[int] = []
+    for i, record in enumerate(deals, start=1):
+        report = verify_deal(record)
+        if not report.ok or report.settlement is None:
+            issue = report.first_error
+            where = f" ({issue.where})" if issue is not None and issue.where else ""
+            raise ServiceError(
+                "deal_rejected",
+                _("Deal %(n)s is rejected%(where)s: %(message)s")
+                % {"n": i, "where": where, "message": issue.message if issue else ""},
+                field="deals",
+            )
+        settled = report.settlement
+        who: dict[str, int] = {}
+        for name in settled.players:
+            pk = lookup.get(_name_key(name))
+            if pk is None:
+                raise ServiceError(
+                    "deal_wrong_table",
+                    _("Deal %(n)s names %(name)s, who is not at this table.")
+                    % {"n": i, "name": name},
+                    field="deals",
+                )
+            who[name] = pk
+        if sorted(who.values()) != sorted(pk for pk, _name in seats):
+            raise ServiceError(
+                "deal_wrong_table",
+                _("Deal %(n)s does not seat exactly the players of this table.") % {"n": i},
+                field="deals",
+            )
+        dealers.append(who[settled.dealer])
+        for name, net in settled.nets.items():
+            totals[who[name]] += net
+    if len(set(dealers)) != len(dealers):
+        raise ServiceError(
+            "incomplete_session",
+            _("In a session every player deals once; a player dealt twice."),
+            field="deals",
+        )
+    return {pk: totals[pk] for pk, _name in seats}
+
+
+@transaction.atomic
+def record_session_deals(
+    event: Event,
+    *,
+    table: StoppaTable | int,
+    deals: Sequence[Any],
+    session: int | None = None,
+    user: UserLike = None,
+) -> StoppaTable:
+    """Record a table's session from its deal records: each is replayed and checked by
+    ``verify_deal``, the nets summed per player (they sum to zero by construction, and are
+    checked again), and the records kept with the result."""
+    event = _locked_event(event)
+    _require_stoppa(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    row = _locked_table(event, table, session)
+    seats = [
+        (pk, name)
+        for pk, name in row.seats.order_by("position").values_list(
+            "entry_id", "entry__player__name"
+        )
+    ]
+    nets = nets_from_deals(seats, deals)
+    return _write_nets(
+        event, row, nets, source=StoppaTable.Source.DEALS, deals=list(deals), user=user
+    )
+
+
+@transaction.atomic
+def clear_session_nets(event: Event, *, table: StoppaTable | int) -> StoppaTable:
+    """Remove a table's nets (entered at the wrong table); the standings follow."""
+    event = _locked_event(event)
+    _require_stoppa(event)
+    row = _locked_table(event, table, None)
+    row.seats.update(net=None)
+    row.source, row.deals, row.entered_by, row.entered_at = StoppaTable.Source.NONE, [], None, None
+    row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
+    queue_standings(event.pk)
+    return row
