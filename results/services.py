@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.cribbage import verify_game
+from games.cribbage import check_claim, verify_game
 from pegboard.errors import ServiceError
 from scoring import crosscheck
 from tournaments import services as tournament_services
@@ -108,13 +108,41 @@ def _locked_table(event: Event, table_id: int) -> Table:
 
 
 def _check_record(record, *, event: Event) -> dict | None:
-    """Verify a whole-game record with the cribbage engine; the report is stored with it."""
+    """Check what a player attached with the cribbage engine; the report is stored with it.
+
+    Either a whole-game record (``{"players": ..., "deals": ...}``, checked by
+    ``verify_game``) or single counts (``{"claims": [{"kind": "hand", "cards": "5H 5C 5S JD",
+    "starter": "5D", "claimed": 29, "crib": false}, ...]}``, each checked by ``check_claim``).
+    """
     if record in (None, "", {}):
         return None
     if not isinstance(record, dict):
         raise ServiceError(
             "bad_record", _("The game record must be a JSON object."), field="record"
         )
+    if "claims" in record and "deals" not in record:
+        claims = record["claims"]
+        if not isinstance(claims, list) or not claims:
+            raise ServiceError("bad_record", _("Claims must be a list of counts."), field="record")
+        checks = []
+        for i, claim in enumerate(claims, start=1):
+            try:
+                check = check_claim(
+                    claim["kind"],
+                    claim["cards"],
+                    claim.get("starter"),
+                    int(claim["claimed"]),
+                    crib=bool(claim.get("crib", False)),
+                    last=bool(claim.get("last", False)),
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ServiceError(
+                    "bad_record",
+                    _("Count %(n)s: %(error)s") % {"n": i, "error": exc},
+                    field="record",
+                ) from None
+            checks.append(check.to_dict())
+        return {"claims": checks, "claims_correct": all(c["correct"] for c in checks)}
     report = verify_game(record).to_dict()
     bad_cards = [p for p in report["problems"] if p["code"] in {"bad_card", "malformed"}]
     if bad_cards:

@@ -223,3 +223,31 @@ def test_paper_cards_are_reconciled_by_rule_12_2(game):
     with pytest.raises(ServiceError) as caught:
         services.import_paper_cards(event, "game,table\n1,1\n", user=None)
     assert caught.value.code == "bad_csv"
+
+
+def test_single_counts_attached_to_a_report_are_checked(game):
+    event, table, key_a, _ = game
+    claims = {
+        "claims": [
+            {"kind": "hand", "cards": "5H 5C 5S JD", "starter": "5D", "claimed": 28},
+            # A crib never scores a four-card flush: claiming it is 4 too many.
+            {"kind": "crib", "cards": "2H 4H 6H 8H", "starter": "KS", "claimed": 4, "crib": True},
+        ]
+    }
+    outcome = services.submit(
+        key_a, table=table, winner=table.seat_a, loser_score=95, record=claims
+    )
+    report = outcome.submission.report
+    assert report["claims_correct"] is False
+    assert [(c["true"], c["difference"]) for c in report["claims"]] == [(29, -1), (0, 4)]
+    with pytest.raises(ServiceError) as caught:
+        services.submit(
+            key_a,
+            table=table,
+            winner=table.seat_a,
+            loser_score=96,
+            record={
+                "claims": [{"kind": "hand", "cards": "5H 5C 5S QQ", "starter": "5D", "claimed": 2}]
+            },
+        )
+    assert caught.value.code == "bad_record" and "QQ" in caught.value.message
