@@ -40,9 +40,10 @@ def score_cards(event, base_url: str) -> list[dict]:
         for seat in (table.seat_a_id, table.seat_b_id):
             if seat is not None:
                 by_entry.setdefault(seat, {})[table.round.number] = table
+    keys = services.keys_for(entries)
     cards = []
     for entry in entries:
-        link = _link(base_url, services.key_for(entry).key)
+        link = _link(base_url, keys[entry.pk])
         rows = []
         for number in range(1, games + 1):
             table = by_entry.get(entry.pk, {}).get(number)
@@ -73,13 +74,17 @@ def table_cards(event, base_url: str) -> list[dict]:
     latest = event.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
     if latest is None:
         return []
+    tables = list(
+        latest.tables.filter(seat_b__isnull=False).select_related(
+            "seat_a__player", "seat_b__player"
+        )
+    )
+    keys = services.keys_for([e for t in tables for e in (t.seat_a, t.seat_b)])
     cards = []
-    for table in latest.tables.filter(seat_b__isnull=False).select_related(
-        "seat_a__player", "seat_b__player"
-    ):
+    for table in tables:
         seats = []
         for entry in (table.seat_a, table.seat_b):
-            link = _link(base_url, services.key_for(entry).key)
+            link = _link(base_url, keys[entry.pk])
             seats.append({"entry": entry, "qr": qr_svg(link)})
         cards.append({"table": table, "game": latest.number, "seats": seats})
     return cards

@@ -34,6 +34,17 @@ def key_for(entry: Entry) -> PlayerKey:
     return key
 
 
+def keys_for(entries) -> dict[int, str]:
+    """Every entry's private key in two queries (missing ones are created), for pages and
+    printables that list a whole field."""
+    ids = [e.pk for e in entries]
+    missing = set(ids) - set(
+        PlayerKey.objects.filter(entry_id__in=ids).values_list("entry_id", flat=True)
+    )
+    PlayerKey.objects.bulk_create([PlayerKey(entry_id=pk) for pk in missing], ignore_conflicts=True)
+    return dict(PlayerKey.objects.filter(entry_id__in=ids).values_list("entry_id", "key"))
+
+
 def entry_for_key(key: str) -> Entry:
     """The entry a private key belongs to; a clear error for an unknown key."""
     found = (
@@ -107,7 +118,7 @@ def _locked_table(event: Event, table_id: int) -> Table:
     return table
 
 
-def _check_record(record, *, event: Event) -> dict | None:
+def _check_record(record) -> dict | None:
     """Check what a player attached with the cribbage engine; the report is stored with it.
 
     Either a whole-game record (``{"players": ..., "deals": ...}``, checked by
@@ -229,7 +240,7 @@ def submit(
             raise ServiceError(
                 getattr(exc, "code", "bad_score"), str(exc), field="loser_score"
             ) from None
-    report = _check_record(record, event=event)
+    report = _check_record(record)
     if Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).exists():
         raise ServiceError(
             "already_confirmed",
@@ -466,12 +477,9 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
             _("The CSV needs the columns: game, table, player, result, spread."),
             field="file",
         )
-    entries = {
-        e.player.acc_number: e
-        for e in event.entries.select_related("player")
-        if e.player.acc_number
-    }
-    entries.update({e.player.name.casefold(): e for e in event.entries.select_related("player")})
+    field = list(event.entries.select_related("player"))
+    entries = {e.player.acc_number: e for e in field if e.player.acc_number}
+    entries.update({e.player.name.casefold(): e for e in field})
     lines: dict[tuple[int, int], list] = {}
     for number, row in enumerate(rows, start=2):
         try:

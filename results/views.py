@@ -92,21 +92,25 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
 def results_desk(request: HttpRequest, event_id: int) -> HttpResponse:
     """The TD's results desk: open tables, the dispute queue, corrections, import, audit."""
     event, role = selectors.results_role(request.user, event_id)
+    return render(request, "results/desk.html", _desk_context(event, role))
+
+
+def _desk_context(event, role: str, *, form=None, report=None) -> dict:
     keys = []
     if role == "td":
-        entries = event.entries.select_related("player").order_by("player__name")
-        keys = [(e, services.key_for(e).key) for e in entries]
-    context = {
+        entries = list(event.entries.select_related("player").order_by("player__name"))
+        by_entry = services.keys_for(entries)
+        keys = [(e, by_entry[e.pk]) for e in entries]
+    return {
         "event": event,
         "role": role,
         "open_tables": selectors.open_tables(event),
         "disputes": selectors.open_disputes(event),
         "audit": selectors.audit_log(event) if role == "td" else [],
         "keys": keys,
-        "import_form": ImportForm(),
-        "import_report": None,
+        "import_form": form or ImportForm(),
+        "import_report": report,
     }
-    return render(request, "results/desk.html", context)
 
 
 @login_required
@@ -194,16 +198,7 @@ def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
             form.add_error("file", _("The file must be UTF-8 text."))
         else:
             report = form.run(lambda: services.import_paper_cards(event, text, user=request.user))
-    context = {
-        "event": event,
-        "role": role,
-        "open_tables": selectors.open_tables(event),
-        "disputes": selectors.open_disputes(event),
-        "audit": selectors.audit_log(event),
-        "keys": [],
-        "import_form": form,
-        "import_report": report,
-    }
+    context = _desk_context(event, role, form=form, report=report)
     return render(request, "results/desk.html", context, status=200 if report else 400)
 
 

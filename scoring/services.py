@@ -30,14 +30,12 @@ class Line:
 
     entry_id: int
     name: str = ""
-    withdrawn: bool = False
     game_points: int = 0
     games_won: int = 0
     games_lost: int = 0
     spread: int = 0
     skunks_won: int = 0
     skunks_suffered: int = 0
-    byes: int = 0
     chips: int = 0
     sessions_won: int = 0
     best_session: int = 0
