@@ -245,9 +245,7 @@ class Round(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("game number"))
     seed = models.BigIntegerField(_("seed"))
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status, default=Status.RELEASED
-    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.RELEASED)
     method = models.CharField(
         _("seated by"),
         max_length=20,

@@ -30,9 +30,7 @@ urlpatterns = [
     path("td/events/<int:event_id>/format/", views.td_format, name="td-format"),
     path("td/events/<int:event_id>/forbidden/", views.td_forbidden, name="td-forbidden"),
     path("td/events/<int:event_id>/playoff/", views.td_playoff, name="td-playoff"),
-    path(
-        "td/events/<int:event_id>/consolation/", views.td_consolation, name="td-consolation"
-    ),
+    path("td/events/<int:event_id>/consolation/", views.td_consolation, name="td-consolation"),
     path("events/<int:event_id>/bracket/", views.event_bracket, name="event-bracket"),
     path(
         "events/<int:event_id>/bracket/fragment/",

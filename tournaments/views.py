@@ -60,9 +60,7 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
     event = selectors.public_event(event_id)
     context = _standings_context(event, _after_game(request)) | {
         "rounds": selectors.rounds_with_tables(event, released_only=True),
-        "sessions": selectors.stoppa_sessions(event, released_only=True)
-        if event.is_stoppa
-        else [],
+        "sessions": selectors.stoppa_sessions(event, released_only=True) if event.is_stoppa else [],
         "bracket": selectors.event_bracket(event),
         "public": True,
     }

@@ -25,14 +25,31 @@ SUIT_INDEX: dict[str, int] = {s: i for i, s in enumerate(SUITS)}
 
 # Primiera points (spec section 1): a table, so evaluation never recomputes them.
 RANK_POINTS: dict[str, int] = {
-    "7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "J": 10, "N": 10, "K": 10,
+    "7": 21,
+    "6": 18,
+    "A": 16,
+    "5": 15,
+    "4": 14,
+    "3": 13,
+    "2": 12,
+    "J": 10,
+    "N": 10,
+    "K": 10,
 }
 
 SUIT_NAMES_IT: dict[str, str] = {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}
 SUIT_NAMES_EN: dict[str, str] = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
 RANK_NAMES_IT: dict[str, str] = {
-    "A": "asso", "2": "due", "3": "tre", "4": "quattro", "5": "cinque", "6": "sei",
-    "7": "sette", "J": "fante", "N": "cavallo", "K": "re",
+    "A": "asso",
+    "2": "due",
+    "3": "tre",
+    "4": "quattro",
+    "5": "cinque",
+    "6": "sei",
+    "7": "sette",
+    "J": "fante",
+    "N": "cavallo",
+    "K": "re",
 }
 
 
@@ -76,8 +93,13 @@ class Card:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"card": self.text, "rank": self.rank, "suit": self.suit, "points": self.points,
-                "name": self.name_it}
+        return {
+            "card": self.text,
+            "rank": self.rank,
+            "suit": self.suit,
+            "points": self.points,
+            "name": self.name_it,
+        }
 
 
 # All 40 cards, built once; parse_card hands out these instances.
@@ -94,16 +116,44 @@ for _r_alias, _r in _RANK_ALIASES.items():
 
 # Names in words: Italian (singular and plural suits) and English, for typed input.
 _RANK_WORDS: dict[str, str] = {v: k for k, v in RANK_NAMES_IT.items()}
-_RANK_WORDS.update({
-    "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "jack": "J", "knave": "J", "knight": "N", "horse": "N", "king": "K", "donna": "J",
-})
+_RANK_WORDS.update(
+    {
+        "ace": "A",
+        "two": "2",
+        "three": "3",
+        "four": "4",
+        "five": "5",
+        "six": "6",
+        "seven": "7",
+        "jack": "J",
+        "knave": "J",
+        "knight": "N",
+        "horse": "N",
+        "king": "K",
+        "donna": "J",
+    }
+)
 _RANK_WORDS.update({k: v for k, v in _RANK_ALIASES.items()})
 _SUIT_WORDS: dict[str, str] = {
-    "denari": "d", "denaro": "d", "ori": "d", "oro": "d", "coins": "d", "coin": "d",
-    "coppe": "c", "coppa": "c", "cups": "c", "cup": "c",
-    "spade": "s", "spada": "s", "swords": "s", "sword": "s",
-    "bastoni": "b", "bastone": "b", "clubs": "b", "club": "b", "batons": "b",
+    "denari": "d",
+    "denaro": "d",
+    "ori": "d",
+    "oro": "d",
+    "coins": "d",
+    "coin": "d",
+    "coppe": "c",
+    "coppa": "c",
+    "cups": "c",
+    "cup": "c",
+    "spade": "s",
+    "spada": "s",
+    "swords": "s",
+    "sword": "s",
+    "bastoni": "b",
+    "bastone": "b",
+    "clubs": "b",
+    "club": "b",
+    "batons": "b",
 }
 _WORDS_RE = re.compile(r"^\s*(\S+)\s+(?:di|de|d'|of)?\s*(\S+)\s*$", re.IGNORECASE)
 
@@ -139,8 +189,9 @@ _SPLIT_RE = re.compile(r"[\s,;|]+")
 _NAME_RE = re.compile(r"\s+(?:di|de|of)\s+", re.IGNORECASE)
 
 
-def parse_cards(cards: str | Iterable[str | Card], *, allow_duplicates: bool = False
-                ) -> tuple[Card, ...]:
+def parse_cards(
+    cards: str | Iterable[str | Card], *, allow_duplicates: bool = False
+) -> tuple[Card, ...]:
     """Read several cards: a list, or one string separated by spaces or commas
     (``"Kc Jc 3c"``, ``"re di coppe, fante di coppe"``).
 

@@ -42,17 +42,23 @@ class ContestResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "phase": self.phase, "prize": self.prize, "winner": self.winner,
-            "decided_by": self.decided_by, "received": self.received,
-            "contributions": dict(self.contributions), "showdown": list(self.showdown),
-            "nets": dict(self.nets), "ranking": [s.to_dict() for s in self.ranking],
+            "phase": self.phase,
+            "prize": self.prize,
+            "winner": self.winner,
+            "decided_by": self.decided_by,
+            "received": self.received,
+            "contributions": dict(self.contributions),
+            "showdown": list(self.showdown),
+            "nets": dict(self.nets),
+            "ranking": [s.to_dict() for s in self.ranking],
         }
 
 
 def _amount(value: object, who: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StoppaError("bad_amount",
-                          f"{who}'s contribution must be a non-negative integer, got {value!r}")
+        raise StoppaError(
+            "bad_amount", f"{who}'s contribution must be a non-negative integer, got {value!r}"
+        )
     return value
 
 
@@ -131,11 +137,13 @@ def settle_contest(
             if contrib[p] != top:
                 raise StoppaError(
                     "unequal_showdown_contributions",
-                    f"{p} is at the showdown with {contrib[p]} but the top bet is {top}")
+                    f"{p} is at the showdown with {contrib[p]} but the top bet is {top}",
+                )
         for p in order:
             if p not in shown_set and contrib[p] >= top:
-                raise StoppaError("folded_with_full_bet",
-                                  f"{p} folded after putting in the top bet {top}")
+                raise StoppaError(
+                    "folded_with_full_bet", f"{p} folded after putting in the top bet {top}"
+                )
         if len(shown) == 1:
             winner, decided_by = shown[0], "uncontested"
         else:
@@ -144,13 +152,25 @@ def settle_contest(
             ranking = rank_players(shown, vals)
     received = sum(contrib.values()) + prize
     nets = {p: (received if p == winner else 0) - contrib[p] for p in order}
-    return ContestResult(phase, prize, winner, decided_by, MappingProxyType(contrib), shown,
-                         MappingProxyType(nets), ranking)
+    return ContestResult(
+        phase,
+        prize,
+        winner,
+        decided_by,
+        MappingProxyType(contrib),
+        shown,
+        MappingProxyType(nets),
+        ranking,
+    )
 
 
-def _check_hands(hands: Mapping[str, str | Iterable[str | Card]], players: Sequence[str],
-                 phase: str, iteration_size: int | None, deck: DeckInfo | None
-                 ) -> dict[str, tuple[Card, ...]]:
+def _check_hands(
+    hands: Mapping[str, str | Iterable[str | Card]],
+    players: Sequence[str],
+    phase: str,
+    iteration_size: int | None,
+    deck: DeckInfo | None,
+) -> dict[str, tuple[Card, ...]]:
     seen: dict[Card, str] = {}
     out: dict[str, tuple[Card, ...]] = {}
     for p in players:
@@ -158,9 +178,10 @@ def _check_hands(hands: Mapping[str, str | Iterable[str | Card]], players: Seque
             raise StoppaError("bad_record", f"the cards of {p} are needed to compare")
         cards = parse_cards(hands[p])
         if phase == "piccolo" and iteration_size is not None and len(cards) != iteration_size:
-            raise StoppaError("wrong_iteration_size",
-                              f"this iteration deals {iteration_size} card(s); {p} shows "
-                              f"{len(cards)}")
+            raise StoppaError(
+                "wrong_iteration_size",
+                f"this iteration deals {iteration_size} card(s); {p} shows {len(cards)}",
+            )
         for c in cards:
             if deck is not None:
                 deck.check_card(c)

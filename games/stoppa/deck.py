@@ -50,18 +50,26 @@ class DeckInfo:
     def check_card(self, card: Card, where: str = "") -> None:
         """Raise ``card_not_in_deck`` if ``card`` is out of play at this table."""
         if card not in self._card_set():
-            why = ("there are no Kings at 6 players" if self.players == 6
-                   else f"{card} was removed for the 3-player game")
-            raise StoppaError("card_not_in_deck", f"card {card} is not in the deck in use: {why}",
-                              where)
+            why = (
+                "there are no Kings at 6 players"
+                if self.players == 6
+                else f"{card} was removed for the 3-player game"
+            )
+            raise StoppaError(
+                "card_not_in_deck", f"card {card} is not in the deck in use: {why}", where
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "players": self.players, "cards": [c.text for c in self.cards],
-            "deck_size": len(self.cards), "per_player": self.per_player,
-            "schedule": list(self.schedule), "iterations": self.iterations,
-            "top_rank": self.top_rank, "removed": [c.text for c in self.removed],
+            "players": self.players,
+            "cards": [c.text for c in self.cards],
+            "deck_size": len(self.cards),
+            "per_player": self.per_player,
+            "schedule": list(self.schedule),
+            "iterations": self.iterations,
+            "top_rank": self.top_rank,
+            "removed": [c.text for c in self.removed],
         }
 
 
@@ -73,8 +81,9 @@ def _parse_removed_king(removed_king: str | Card) -> Card:
                 return Card("K", suit)
     card = parse_card(removed_king)
     if card.rank != "K":
-        raise StoppaError("removed_king_required",
-                          f"the card removed at 3 players must be a King, got {card}")
+        raise StoppaError(
+            "removed_king_required", f"the card removed at 3 players must be a King, got {card}"
+        )
     return card
 
 
@@ -85,17 +94,21 @@ def deck_info(players: int, removed_king: str | Card | None = None) -> DeckInfo:
     Raises ``unsupported_player_count``, ``removed_king_required``, ``removed_king_not_allowed``.
     """
     if isinstance(players, bool) or not isinstance(players, int) or players not in _TABLE:
-        raise StoppaError("unsupported_player_count",
-                          f"Stoppa is played by 3 to 6 players, not {players!r}")
+        raise StoppaError(
+            "unsupported_player_count", f"Stoppa is played by 3 to 6 players, not {players!r}"
+        )
     king: Card | None = None
     if players == 3:
         if removed_king is None:
-            raise StoppaError("removed_king_required",
-                              "a 3-player game must name the King removed from the deck")
+            raise StoppaError(
+                "removed_king_required", "a 3-player game must name the King removed from the deck"
+            )
         king = _parse_removed_king(removed_king)
     elif removed_king is not None:
-        raise StoppaError("removed_king_not_allowed",
-                          f"only a 3-player game removes a King, this table has {players}")
+        raise StoppaError(
+            "removed_king_not_allowed",
+            f"only a 3-player game removes a King, this table has {players}",
+        )
     return _deck_info(players, king)
 
 
@@ -124,7 +137,7 @@ def priority_order(players: Sequence[str], dealer: str) -> tuple[str, ...]:
     if dealer not in players:
         raise StoppaError("unknown_player", f"the dealer {dealer!r} is not at the table")
     i = list(players).index(dealer)
-    return tuple(players[i + 1:]) + tuple(players[: i + 1])
+    return tuple(players[i + 1 :]) + tuple(players[: i + 1])
 
 
 def next_dealer(players: Sequence[str], dealer: str) -> str:
@@ -132,8 +145,9 @@ def next_dealer(players: Sequence[str], dealer: str) -> str:
     return priority_order(players, dealer)[0]
 
 
-def deal_by_ones(info: DeckInfo, order: Sequence[str],
-                 deck_order: str | Iterable[str | Card]) -> tuple[dict[str, tuple[Card, ...]], ...]:
+def deal_by_ones(
+    info: DeckInfo, order: Sequence[str], deck_order: str | Iterable[str | Card]
+) -> tuple[dict[str, tuple[Card, ...]], ...]:
     """Deal a full deck order (``deck_order[0]`` is the top card) one card at a time in priority
     order, iteration by iteration (spec 2.3). Returns one ``{player: cards}`` per iteration.
 
@@ -143,9 +157,11 @@ def deal_by_ones(info: DeckInfo, order: Sequence[str],
     for c in cards:
         info.check_card(c, "deal.deck_order")
     if len(cards) != len(info.cards):
-        raise StoppaError("wrong_deck_size",
-                          f"the deck order has {len(cards)} cards; {info.players} players use "
-                          f"{len(info.cards)}", "deal.deck_order")
+        raise StoppaError(
+            "wrong_deck_size",
+            f"the deck order has {len(cards)} cards; {info.players} players use {len(info.cards)}",
+            "deal.deck_order",
+        )
     out: list[dict[str, tuple[Card, ...]]] = []
     pos = 0
     for size in info.schedule:
@@ -158,9 +174,11 @@ def deal_by_ones(info: DeckInfo, order: Sequence[str],
     return tuple(out)
 
 
-def check_deal(info: DeckInfo, order: Sequence[str],
-               iterations: Sequence[Mapping[str, str | Iterable[str | Card]]]
-               ) -> tuple[dict[str, tuple[Card, ...]], ...]:
+def check_deal(
+    info: DeckInfo,
+    order: Sequence[str],
+    iterations: Sequence[Mapping[str, str | Iterable[str | Card]]],
+) -> tuple[dict[str, tuple[Card, ...]], ...]:
     """Check the cards each player received per iteration against the schedule and the deck.
 
     Returns the parsed iterations. Raises ``wrong_iteration_count``, ``wrong_iteration_size``,
@@ -170,7 +188,9 @@ def check_deal(info: DeckInfo, order: Sequence[str],
         raise StoppaError(
             "wrong_iteration_count",
             f"{info.players} players play {info.iterations} iterations "
-            f"({'-'.join(map(str, info.schedule))}), the deal has {len(iterations)}", "deal")
+            f"({'-'.join(map(str, info.schedule))}), the deal has {len(iterations)}",
+            "deal",
+        )
     seen: dict[Card, str] = {}
     out: list[dict[str, tuple[Card, ...]]] = []
     for i, (size, it) in enumerate(zip(info.schedule, iterations, strict=True)):
@@ -190,13 +210,16 @@ def check_deal(info: DeckInfo, order: Sequence[str],
                 raise StoppaError(
                     "wrong_iteration_size",
                     f"iteration {i + 1} deals {size} card(s) each; {p} has {len(cards)}",
-                    f"{where}.{p}")
+                    f"{where}.{p}",
+                )
             for c in cards:
                 info.check_card(c, f"{where}.{p}")
                 if c in seen:
-                    raise StoppaError("duplicate_card",
-                                      f"card {c} was dealt to {seen[c]} and again to {p}",
-                                      f"{where}.{p}")
+                    raise StoppaError(
+                        "duplicate_card",
+                        f"card {c} was dealt to {seen[c]} and again to {p}",
+                        f"{where}.{p}",
+                    )
                 seen[c] = p
             parsed[p] = cards
         out.append(parsed)

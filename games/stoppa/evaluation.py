@@ -40,8 +40,12 @@ class Eval:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"count": self.count, "points": self.points, "suit": self.suit,
-                "cards": [c.text for c in self.cards]}
+        return {
+            "count": self.count,
+            "points": self.points,
+            "suit": self.suit,
+            "cards": [c.text for c in self.cards],
+        }
 
 
 def _card_order(c: Card) -> tuple[int, int]:
@@ -96,8 +100,7 @@ def grosso_eval(cards: Iterable[str | Card]) -> Eval:
     return _best(_groups(cards), 3)
 
 
-def _evals_for(contestants: Sequence[P], evals: Mapping[P, Eval] | Sequence[Eval]
-               ) -> list[Eval]:
+def _evals_for(contestants: Sequence[P], evals: Mapping[P, Eval] | Sequence[Eval]) -> list[Eval]:
     if isinstance(evals, Mapping):
         missing = [p for p in contestants if p not in evals]
         if missing:
@@ -108,8 +111,9 @@ def _evals_for(contestants: Sequence[P], evals: Mapping[P, Eval] | Sequence[Eval
     return list(evals)
 
 
-def pick_winner(contestants_in_priority_order: Sequence[P],
-                evals: Mapping[P, Eval] | Sequence[Eval]) -> tuple[P, str]:
+def pick_winner(
+    contestants_in_priority_order: Sequence[P], evals: Mapping[P, Eval] | Sequence[Eval]
+) -> tuple[P, str]:
     """The winner among the contestants (listed in priority order) and what decided it:
     ``count`` (most cards of one suit), ``points``, or ``priority`` (earliest of the tied).
 
@@ -145,12 +149,18 @@ class Standing:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"player": self.player, "place": self.place, "eval": self.eval.to_dict(),
-                "reason_code": self.reason_code, "reason": self.reason}
+        return {
+            "player": self.player,
+            "place": self.place,
+            "eval": self.eval.to_dict(),
+            "reason_code": self.reason_code,
+            "reason": self.reason,
+        }
 
 
-def rank_players(contestants_in_priority_order: Sequence[P],
-                 evals: Mapping[P, Eval] | Sequence[Eval]) -> tuple[Standing, ...]:
+def rank_players(
+    contestants_in_priority_order: Sequence[P], evals: Mapping[P, Eval] | Sequence[Eval]
+) -> tuple[Standing, ...]:
     """All contestants best first, each loser with the reason he lost to the winner.
 
     The order is strict and total: ``(count, points)`` descending, then priority.
@@ -174,4 +184,3 @@ def rank_players(contestants_in_priority_order: Sequence[P],
             code = "priority"
         out.append(Standing(players[i], place, v, code, REASONS.get(code, "")))
     return tuple(out)
-

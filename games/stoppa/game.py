@@ -60,20 +60,29 @@ class GameSettlement:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "players": list(self.players), "dealer": self.dealer, "order": list(self.order),
-            "settings": self.settings.to_dict(), "deck": self.deck.to_dict(), "pot": self.pot,
-            "piccolo_value": self.settings.piccolo_value, "grosso_value": self.grosso_value,
+            "players": list(self.players),
+            "dealer": self.dealer,
+            "order": list(self.order),
+            "settings": self.settings.to_dict(),
+            "deck": self.deck.to_dict(),
+            "pot": self.pot,
+            "piccolo_value": self.settings.piccolo_value,
+            "grosso_value": self.grosso_value,
             "hands": {p: [c.text for c in h] for p, h in self.hands.items()},
-            "piccoli": [c.to_dict() for c in self.piccoli], "grosso": self.grosso.to_dict(),
+            "piccoli": [c.to_dict() for c in self.piccoli],
+            "grosso": self.grosso.to_dict(),
             "declarations": self.declarations.to_dict(),
             "stop": self.stop.to_dict() if self.stop is not None else None,
-            "closer": self.closer, "stop_payments": dict(self.stop_payments),
-            "nets": dict(self.nets), "warnings": [w.to_dict() for w in self.warnings],
+            "closer": self.closer,
+            "stop_payments": dict(self.stop_payments),
+            "nets": dict(self.nets),
+            "warnings": [w.to_dict() for w in self.warnings],
         }
 
 
-def _need(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = ""
-          ) -> Any:
+def _need(
+    record: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = ""
+) -> Any:
     if key not in record:
         raise StoppaError("bad_record", f"the record has no {key!r}", where or key)
     value = record[key]
@@ -90,9 +99,11 @@ def _players(record: Mapping[str, Any]) -> tuple[str, ...]:
         dup = next(p for p in players if players.count(p) > 1)
         raise StoppaError("duplicate_player", f"{dup!r} is seated twice", "players")
     if not 3 <= len(players) <= 6:
-        raise StoppaError("unsupported_player_count",
-                          f"Stoppa is played by 3 to 6 players, the record seats {len(players)}",
-                          "players")
+        raise StoppaError(
+            "unsupported_player_count",
+            f"Stoppa is played by 3 to 6 players, the record seats {len(players)}",
+            "players",
+        )
     return tuple(players)
 
 
@@ -154,36 +165,65 @@ def settle_game(record: Mapping[str, Any]) -> GameSettlement:
     contests: list[ContestResult] = []
     piccoli = _need(record, "piccoli", list)
     if len(piccoli) != info.iterations:
-        raise StoppaError("wrong_contest_count",
-                          f"{info.iterations} punti piccoli are played, the record has "
-                          f"{len(piccoli)}", "piccoli")
+        raise StoppaError(
+            "wrong_contest_count",
+            f"{info.iterations} punti piccoli are played, the record has {len(piccoli)}",
+            "piccoli",
+        )
     for i, (raw_contest, it) in enumerate(zip(piccoli, iterations, strict=True)):
         where = f"piccoli[{i}]"
         contributions, showdown = _contest(raw_contest, where, order)
         try:
-            contests.append(settle_contest(
-                order, contributions, showdown, settings.piccolo_value, it,
-                phase="piccolo", iteration_size=info.schedule[i], deck=info))
+            contests.append(
+                settle_contest(
+                    order,
+                    contributions,
+                    showdown,
+                    settings.piccolo_value,
+                    it,
+                    phase="piccolo",
+                    iteration_size=info.schedule[i],
+                    deck=info,
+                )
+            )
         except StoppaError as e:
             raise _at(e, where) from None
     grosso_value = settings.grosso_value(len(players), info.iterations)
     contributions, showdown = _contest(_need(record, "grosso", Mapping), "grosso", order)
     try:
-        contests.append(settle_contest(order, contributions, showdown, grosso_value, hands,
-                                       phase="grosso", deck=info,
-                                       no_bets=settings.grosso_no_bets))
+        contests.append(
+            settle_contest(
+                order,
+                contributions,
+                showdown,
+                grosso_value,
+                hands,
+                phase="grosso",
+                deck=info,
+                no_bets=settings.grosso_no_bets,
+            )
+        )
     except StoppaError as e:
         raise _at(e, "grosso") from None
 
     raw_decl = record.get("declarations", [])
     if not isinstance(raw_decl, list) or not all(
-            isinstance(d, Mapping) and isinstance(d.get("player"), str)
-            and isinstance(d.get("kind"), str) for d in raw_decl):
-        raise StoppaError("bad_record", "declarations list {\"player\": ..., \"kind\": ...}",
-                          "declarations")
-    decl = settle_declarations(order, hands, [(d["player"], d["kind"]) for d in raw_decl],
-                               settings.unit, top_rank=info.top_rank,
-                               no_stop_rule=settings.no_stop_rule)
+        isinstance(d, Mapping)
+        and isinstance(d.get("player"), str)
+        and isinstance(d.get("kind"), str)
+        for d in raw_decl
+    ):
+        raise StoppaError(
+            "bad_record", 'declarations list {"player": ..., "kind": ...}', "declarations"
+        )
+    decl = settle_declarations(
+        order,
+        hands,
+        [(d["player"], d["kind"]) for d in raw_decl],
+        settings.unit,
+        top_rank=info.top_rank,
+        no_stop_rule=settings.no_stop_rule,
+    )
 
     stop_raw = record.get("stop")
     stop: StopResult | None = None
@@ -192,20 +232,26 @@ def settle_game(record: Mapping[str, Any]) -> GameSettlement:
     warnings = list(decl.warnings)
     if decl.cancels_stop:
         if stop_raw:
-            raise StoppaError("stop_after_declaration",
-                              "a declaration cancelled the stop phase, but the record has one",
-                              "stop")
+            raise StoppaError(
+                "stop_after_declaration",
+                "a declaration cancelled the stop phase, but the record has one",
+                "stop",
+            )
     else:
         if not isinstance(stop_raw, Mapping):
-            raise StoppaError("stop_missing",
-                              "no declaration cancelled the stop phase: record its log, or its "
-                              "closer and cards left", "stop")
+            raise StoppaError(
+                "stop_missing",
+                "no declaration cancelled the stop phase: record its log, or its "
+                "closer and cards left",
+                "stop",
+            )
         if "log" in stop_raw:
             if not isinstance(stop_raw["log"], list):
                 raise StoppaError("bad_record", "the stop log is a list of plays", "stop.log")
             try:
-                stop = replay_stop(order, hands, stop_raw["log"],
-                                   three_aces_free=settings.three_aces_free)
+                stop = replay_stop(
+                    order, hands, stop_raw["log"], three_aces_free=settings.three_aces_free
+                )
             except StoppaError as e:
                 raise _at(e, "stop.log") from None
             closer, left = stop.closer, stop.remaining
@@ -213,30 +259,42 @@ def settle_game(record: Mapping[str, Any]) -> GameSettlement:
         else:
             closer, left = _cards_left(stop_raw, order, info)
         try:
-            payments.update(stop_payments(closer, left, settings.unit,
-                                          settings.cards_per_payment))
+            payments.update(stop_payments(closer, left, settings.unit, settings.cards_per_payment))
         except StoppaError as e:
             raise _at(e, "stop") from None
 
     nets = {}
     for p in order:
-        nets[p] = (-settings.ante + sum(c.nets[p] for c in contests)
-                   + decl.payments[p] + payments[p])
+        nets[p] = -settings.ante + sum(c.nets[p] for c in contests) + decl.payments[p] + payments[p]
     # The pot: antes in, punti piccoli and grosso out; every other payment is player to player.
     assert sum(nets.values()) == 0, nets
     return GameSettlement(
-        players, dealer, order, settings, info, settings.pot(len(players)), grosso_value,
-        MappingProxyType(hands), tuple(contests), decl, stop, closer,
-        MappingProxyType(payments), MappingProxyType({p: nets[p] for p in players}),
-        tuple(warnings))
+        players,
+        dealer,
+        order,
+        settings,
+        info,
+        settings.pot(len(players)),
+        grosso_value,
+        MappingProxyType(hands),
+        tuple(contests),
+        decl,
+        stop,
+        closer,
+        MappingProxyType(payments),
+        MappingProxyType({p: nets[p] for p in players}),
+        tuple(warnings),
+    )
 
 
-def _cards_left(stop_raw: Mapping[str, Any], order: Sequence[str], info: DeckInfo
-                ) -> tuple[str, dict[str, int]]:
+def _cards_left(
+    stop_raw: Mapping[str, Any], order: Sequence[str], info: DeckInfo
+) -> tuple[str, dict[str, int]]:
     closer = _need(stop_raw, "closer", str, "stop.closer")
     if closer not in order:
-        raise StoppaError("unknown_player", f"the closer {closer!r} is not at the table",
-                          "stop.closer")
+        raise StoppaError(
+            "unknown_player", f"the closer {closer!r} is not at the table", "stop.closer"
+        )
     left = _need(stop_raw, "cards_left", Mapping, "stop.cards_left")
     out: dict[str, int] = {}
     for p in order:
@@ -246,15 +304,19 @@ def _cards_left(stop_raw: Mapping[str, Any], order: Sequence[str], info: DeckInf
             raise StoppaError("bad_record", f"cards left of {p} missing or not a number", where)
         if p == closer:
             if n != 0:
-                raise StoppaError("bad_cards_left", f"the closer {p} cannot have {n} card(s)",
-                                  where)
+                raise StoppaError(
+                    "bad_cards_left", f"the closer {p} cannot have {n} card(s)", where
+                )
         elif n == 0:
-            raise StoppaError("two_closers", f"{p} also has no cards: only {closer} went out",
-                              where)
+            raise StoppaError(
+                "two_closers", f"{p} also has no cards: only {closer} went out", where
+            )
         elif not 1 <= n <= info.per_player:
-            raise StoppaError("bad_cards_left",
-                              f"{p} has {n} cards left; between 1 and {info.per_player} possible",
-                              where)
+            raise StoppaError(
+                "bad_cards_left",
+                f"{p} has {n} cards left; between 1 and {info.per_player} possible",
+                where,
+            )
         out[p] = n
     extra = sorted(set(left) - set(order))
     if extra:

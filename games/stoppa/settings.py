@@ -12,7 +12,11 @@ from typing import Any
 from .errors import StoppaError
 
 NO_STOP_RULES: tuple[str, ...] = (
-    "three_twos_no_king", "three_aces_no_king", "four_aces_no_king", "three_aces", "none",
+    "three_twos_no_king",
+    "three_aces_no_king",
+    "four_aces_no_king",
+    "three_aces",
+    "none",
 )
 NO_BETS_RULES: tuple[str, ...] = ("dealer", "best_hand")
 
@@ -59,26 +63,33 @@ class Settings:
             if not _is_int(value) or value <= 0:
                 raise StoppaError("bad_stakes", f"{name} must be a positive integer, got {value!r}")
         if self.stop_unit is not None and (not _is_int(self.stop_unit) or self.stop_unit <= 0):
-            raise StoppaError("bad_stakes",
-                              f"stop_unit must be a positive integer, got {self.stop_unit!r}")
+            raise StoppaError(
+                "bad_stakes", f"stop_unit must be a positive integer, got {self.stop_unit!r}"
+            )
         if self.cards_per_payment not in (2, 3) or not _is_int(self.cards_per_payment):
-            raise StoppaError("bad_setting",
-                              f"cards_per_payment must be 2 or 3, got {self.cards_per_payment!r}")
+            raise StoppaError(
+                "bad_setting", f"cards_per_payment must be 2 or 3, got {self.cards_per_payment!r}"
+            )
         if self.no_stop_rule not in NO_STOP_RULES:
-            raise StoppaError("bad_setting", f"no_stop_rule must be one of {NO_STOP_RULES}, "
-                              f"got {self.no_stop_rule!r}")
+            raise StoppaError(
+                "bad_setting",
+                f"no_stop_rule must be one of {NO_STOP_RULES}, got {self.no_stop_rule!r}",
+            )
         if not isinstance(self.three_aces_free, bool):
             raise StoppaError("bad_setting", "three_aces_free must be true or false")
         if self.grosso_no_bets not in NO_BETS_RULES:
-            raise StoppaError("bad_setting", f"grosso_no_bets must be one of {NO_BETS_RULES}, "
-                              f"got {self.grosso_no_bets!r}")
+            raise StoppaError(
+                "bad_setting",
+                f"grosso_no_bets must be one of {NO_BETS_RULES}, got {self.grosso_no_bets!r}",
+            )
         if players is not None and iterations is not None:
             grosso = self.grosso_value(players, iterations)
             if grosso <= self.piccolo_value:
                 raise StoppaError(
                     "bad_stakes",
                     f"punto grosso {grosso} (pot {self.pot(players)} less {iterations} x "
-                    f"{self.piccolo_value}) must be above the punto piccolo {self.piccolo_value}")
+                    f"{self.piccolo_value}) must be above the punto piccolo {self.piccolo_value}",
+                )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

@@ -31,9 +31,16 @@ def _random_contest(order: Sequence[str], rng: random.Random, max_bet: int) -> d
     return {"contributions": contributions, "showdown": shown}
 
 
-def random_record(players: Sequence[str], dealer: str, rng: random.Random,
-                  settings: Settings | None = None, removed_king: str | None = None,
-                  *, declare: bool = True, max_bet: int = 6) -> dict[str, Any]:
+def random_record(
+    players: Sequence[str],
+    dealer: str,
+    rng: random.Random,
+    settings: Settings | None = None,
+    removed_king: str | None = None,
+    *,
+    declare: bool = True,
+    max_bet: int = 6,
+) -> dict[str, Any]:
     """A complete, valid deal record with its claims filled in (``verify_deal`` accepts it)."""
     settings = settings or Settings()
     n = len(players)
@@ -46,7 +53,9 @@ def random_record(players: Sequence[str], dealer: str, rng: random.Random,
     iterations = deal_by_ones(info, order, deck)
     hands = {p: tuple(c for it in iterations for c in it[p]) for p in order}
     record: dict[str, Any] = {
-        "version": 1, "players": list(players), "dealer": dealer,
+        "version": 1,
+        "players": list(players),
+        "dealer": dealer,
         "settings": settings.to_dict(),
         "deal": {"iterations": [{p: cards_text(it[p]) for p in order} for it in iterations]},
         "piccoli": [_random_contest(order, rng, max_bet) for _ in info.schedule],
@@ -58,15 +67,17 @@ def random_record(players: Sequence[str], dealer: str, rng: random.Random,
     if declare:
         for p in order:
             for kind in DECLARATIONS:
-                if qualifies(kind, hands[p], top_rank=info.top_rank,
-                             no_stop_rule=settings.no_stop_rule):
+                if qualifies(
+                    kind, hands[p], top_rank=info.top_rank, no_stop_rule=settings.no_stop_rule
+                ):
                     record["declarations"].append({"player": p, "kind": kind})
     if not record["declarations"]:
         log, result = simulate_stop(order, hands, rng)
         record["stop"] = {"log": log, "closer": result.closer}
     settled = settle_game(record)
-    for contest, outcome in zip(record["piccoli"] + [record["grosso"]], settled.contests,
-                               strict=True):
+    for contest, outcome in zip(
+        record["piccoli"] + [record["grosso"]], settled.contests, strict=True
+    ):
         contest["winner"] = outcome.winner
     if "stop" in record:
         record["stop"]["payments"] = dict(settled.stop_payments)
@@ -74,8 +85,9 @@ def random_record(players: Sequence[str], dealer: str, rng: random.Random,
     return record
 
 
-def random_session(players: Sequence[str], first_dealer: str, rng: random.Random,
-                   settings: Settings | None = None) -> list[dict[str, Any]]:
+def random_session(
+    players: Sequence[str], first_dealer: str, rng: random.Random, settings: Settings | None = None
+) -> list[dict[str, Any]]:
     """One giro: ``len(players)`` deals, the deal passing to the player who was di mano."""
     out = []
     dealer = first_dealer

@@ -24,13 +24,19 @@ PAID_DECLARATIONS: frozenset[str] = frozenset({"misera", "four_kings"})
 
 # --------------------------------------------------------------------------- declarations
 
+
 def top_rank_of(cards: Iterable[Card]) -> str:
     """The stop phase's "King": the highest rank among the cards in play (K, or N at 6)."""
     return max((c.rank for c in cards), key=RANK_INDEX.__getitem__)
 
 
-def qualifies(kind: str, hand: Iterable[str | Card], *, top_rank: str = "K",
-              no_stop_rule: str = "three_twos_no_king") -> bool:
+def qualifies(
+    kind: str,
+    hand: Iterable[str | Card],
+    *,
+    top_rank: str = "K",
+    no_stop_rule: str = "three_twos_no_king",
+) -> bool:
     """Whether ``hand`` may make the declaration ``kind`` (spec section 7).
 
     - ``misera``: no figure (J, N, K);
@@ -53,8 +59,9 @@ def qualifies(kind: str, hand: Iterable[str | Card], *, top_rank: str = "K",
             "three_aces": aces >= 3,
             "none": False,
         }[no_stop_rule]
-    raise StoppaError("invalid_declaration",
-                      f"unknown declaration {kind!r}: use one of {', '.join(DECLARATIONS)}")
+    raise StoppaError(
+        "invalid_declaration", f"unknown declaration {kind!r}: use one of {', '.join(DECLARATIONS)}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +78,21 @@ class DeclarationOutcome:
         """JSON-ready form."""
         return {
             "declarations": [{"player": p, "kind": k} for p, k in self.declarations],
-            "cancels_stop": self.cancels_stop, "payments": dict(self.payments),
+            "cancels_stop": self.cancels_stop,
+            "payments": dict(self.payments),
             "warnings": [w.to_dict() for w in self.warnings],
         }
 
 
-def settle_declarations(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
-                        declarations: Iterable[tuple[str, str]], unit: int, *,
-                        top_rank: str = "K", no_stop_rule: str = "three_twos_no_king"
-                        ) -> DeclarationOutcome:
+def settle_declarations(
+    order: Sequence[str],
+    hands: Mapping[str, Iterable[str | Card]],
+    declarations: Iterable[tuple[str, str]],
+    unit: int,
+    *,
+    top_rank: str = "K",
+    no_stop_rule: str = "three_twos_no_king",
+) -> DeclarationOutcome:
     """Check the declarations against the full hands and pay them.
 
     Each misera or four-Kings declarer is paid ``unit`` by every other player (declarers pay
@@ -92,11 +105,15 @@ def settle_declarations(order: Sequence[str], hands: Mapping[str, Iterable[str |
     for i, (player, kind) in enumerate(declarations):
         where = f"declarations[{i}]"
         if player not in payments:
-            raise StoppaError("unknown_player", f"{player!r} declared but is not at the table",
-                              where)
+            raise StoppaError(
+                "unknown_player", f"{player!r} declared but is not at the table", where
+            )
         if kind not in DECLARATIONS:
-            raise StoppaError("invalid_declaration",
-                              f"unknown declaration {kind!r}: use {', '.join(DECLARATIONS)}", where)
+            raise StoppaError(
+                "invalid_declaration",
+                f"unknown declaration {kind!r}: use {', '.join(DECLARATIONS)}",
+                where,
+            )
         if (player, kind) in made:
             raise StoppaError("duplicate_declaration", f"{player} declared {kind} twice", where)
         if not qualifies(kind, parsed[player], top_rank=top_rank, no_stop_rule=no_stop_rule):
@@ -110,13 +127,17 @@ def settle_declarations(order: Sequence[str], hands: Mapping[str, Iterable[str |
     warnings: list[Issue] = []
     for p in order:
         for kind in DECLARATIONS:
-            if (p, kind) not in made and qualifies(kind, parsed[p], top_rank=top_rank,
-                                                   no_stop_rule=no_stop_rule):
-                warnings.append(Issue(f"undeclared_{kind}",
-                                      f"{p} could have declared {kind} but did not; "
-                                      "the game as played stands", "declarations"))
-    return DeclarationOutcome(tuple(made), bool(made), MappingProxyType(payments),
-                              tuple(warnings))
+            if (p, kind) not in made and qualifies(
+                kind, parsed[p], top_rank=top_rank, no_stop_rule=no_stop_rule
+            ):
+                warnings.append(
+                    Issue(
+                        f"undeclared_{kind}",
+                        f"{p} could have declared {kind} but did not; the game as played stands",
+                        "declarations",
+                    )
+                )
+    return DeclarationOutcome(tuple(made), bool(made), MappingProxyType(payments), tuple(warnings))
 
 
 def _why_not(kind: str, player: str, rule: str) -> str:
@@ -130,6 +151,7 @@ def _why_not(kind: str, player: str, rule: str) -> str:
 
 
 # --------------------------------------------------------------------------- the stop phase
+
 
 @dataclass(frozen=True, slots=True)
 class StopPlay:
@@ -146,8 +168,14 @@ class StopPlay:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"step": self.step, "player": self.player, "cards": [c.text for c in self.cards],
-                "kind": self.kind, "need_after": self.need_after, "closes": self.closes}
+        return {
+            "step": self.step,
+            "player": self.player,
+            "cards": [c.text for c in self.cards],
+            "kind": self.kind,
+            "need_after": self.need_after,
+            "closes": self.closes,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +195,8 @@ class StopResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "closer": self.closer, "remaining": self.remaining,
+            "closer": self.closer,
+            "remaining": self.remaining,
             "hands_left": {p: [c.text for c in h] for p, h in self.hands_left.items()},
             "plays": [pl.to_dict() for pl in self.plays],
             "warnings": [w.to_dict() for w in self.warnings],
@@ -185,7 +214,7 @@ def _parse_play(entry: object, i: int) -> tuple[str, tuple[Card, ...]]:
     elif isinstance(entry, str) and ":" in entry:
         player, cards = (s.strip() for s in entry.split(":", 1))
     else:
-        raise StoppaError("bad_record", "a play is {\"player\": ..., \"cards\": ...}", where)
+        raise StoppaError("bad_record", 'a play is {"player": ..., "cards": ...}', where)
     if not isinstance(player, str) or not isinstance(cards, (str, list, tuple)):
         raise StoppaError("bad_record", "a play names a player and his cards", where)
     try:
@@ -218,10 +247,10 @@ class _Table:
         all_cards = list(seen)
         if not all_cards:
             raise StoppaError("empty_hand", "nobody holds a card")
-        self.in_deck = {r: 0 for r in RANKS}     # cards of each rank in the deck in use
+        self.in_deck = {r: 0 for r in RANKS}  # cards of each rank in the deck in use
         for c in all_cards:
             self.in_deck[c.rank] += 1
-        self.held = dict(self.in_deck)           # cards of each rank still in some hand
+        self.held = dict(self.in_deck)  # cards of each rank still in some hand
         self.top_rank = top_rank_of(all_cards)
         self.cur = self.order[0]
         self.need: str | None = None
@@ -254,13 +283,18 @@ class _Table:
         self.cur, self.last = player, r
         if not self.hands[player]:
             self.closer = player
-        higher = [x for x in RANKS[RANK_INDEX[r] + 1:] if self.held[x] > 0]
+        higher = [x for x in RANKS[RANK_INDEX[r] + 1 :] if self.held[x] > 0]
         # Exhausted ranks are skipped; nothing higher left means this card closed the sequence.
         self.need = higher[0] if higher else None
 
 
-def replay_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
-                log: Iterable[object], *, three_aces_free: bool = False) -> StopResult:
+def replay_stop(
+    order: Sequence[str],
+    hands: Mapping[str, Iterable[str | Card]],
+    log: Iterable[object],
+    *,
+    three_aces_free: bool = False,
+) -> StopResult:
     """Replay and validate a stop phase.
 
     - ``order``: priority order (``order[0]``, di mano, leads); ``hands``: each player's full
@@ -279,8 +313,9 @@ def replay_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
         where = f"stop.log[{i}]"
         player, cards = _parse_play(entry, i)
         if t.closer is not None:
-            raise StoppaError("play_after_close",
-                              f"{player} plays {_txt(cards)} after {t.closer} closed", where)
+            raise StoppaError(
+                "play_after_close", f"{player} plays {_txt(cards)} after {t.closer} closed", where
+            )
         if player not in t.hands:
             raise StoppaError("unknown_player", f"{player!r} is not at the table", where)
         for c in cards:
@@ -288,8 +323,9 @@ def replay_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
                 raise StoppaError("card_not_held", f"{player} does not hold {c}", where)
         rank = cards[0].rank
         if any(c.rank != rank for c in cards):
-            raise StoppaError("mixed_ranks", f"{player} plays {_txt(cards)}: one rank per play",
-                              where)
+            raise StoppaError(
+                "mixed_ranks", f"{player} plays {_txt(cards)}: one rank per play", where
+            )
         all_of_rank = len(cards) > 1 and len(cards) == t.in_deck[rank]
         kind = _classify(t, player, cards, rank, all_of_rank, three_aces_free, where)
         if t.need is not None:
@@ -298,8 +334,9 @@ def replay_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
                 if p == player:
                     break
                 if t.holds(p, t.need):
-                    warnings.append(Issue(
-                        "missed_play", f"{p} could play a {t.need} before {player}", where))
+                    warnings.append(
+                        Issue("missed_play", f"{p} could play a {t.need} before {player}", where)
+                    )
         t.apply(player, cards)
         closes = t.closer is not None
         plays.append(StopPlay(i + 1, player, cards, kind, None if closes else t.need, closes))
@@ -309,13 +346,21 @@ def replay_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
     return StopResult(t.closer, left, tuple(plays), tuple(warnings))
 
 
-def _classify(t: _Table, player: str, cards: tuple[Card, ...], rank: str, all_of_rank: bool,
-              three_aces_free: bool, where: str) -> str:
+def _classify(
+    t: _Table,
+    player: str,
+    cards: tuple[Card, ...],
+    rank: str,
+    all_of_rank: bool,
+    three_aces_free: bool,
+    where: str,
+) -> str:
     n = len(cards)
     if t.need is None:
         if player != t.cur:
-            raise StoppaError("wrong_opener",
-                              f"{t.cur} opens the next sequence, not {player}", where)
+            raise StoppaError(
+                "wrong_opener", f"{t.cur} opens the next sequence, not {player}", where
+            )
         if n > 1 and rank != "A" and not all_of_rank:
             raise StoppaError("multi_card_not_allowed", _multi_msg(t, player, cards, rank), where)
         return "all_of_rank" if all_of_rank else "open"
@@ -325,25 +370,35 @@ def _classify(t: _Table, player: str, cards: tuple[Card, ...], rank: str, all_of
         return "all_of_rank" if all_of_rank else "follow"
     if rank == "A" and t.last == "A":
         return "aces_on_ace"
-    if (rank == "A" and three_aces_free and n >= 3 and t.top_rank not in
-            {c.rank for c in t.hands[player]}
-            and n == sum(1 for c in t.hands[player] if c.rank == "A")):
+    if (
+        rank == "A"
+        and three_aces_free
+        and n >= 3
+        and t.top_rank not in {c.rank for c in t.hands[player]}
+        and n == sum(1 for c in t.hands[player] if c.rank == "A")
+    ):
         return "three_aces_free"
-    raise StoppaError("illegal_rank",
-                      f"{player} plays {_txt(cards)} but the sequence needs a {t.need}", where)
+    raise StoppaError(
+        "illegal_rank", f"{player} plays {_txt(cards)} but the sequence needs a {t.need}", where
+    )
 
 
 def _multi_msg(t: _Table, player: str, cards: tuple[Card, ...], rank: str) -> str:
-    return (f"{player} plays {len(cards)} cards ({_txt(cards)}) at once: only Aces when opening "
-            f"or on an Ace, or all {t.in_deck[rank]} of a rank together")
+    return (
+        f"{player} plays {len(cards)} cards ({_txt(cards)}) at once: only Aces when opening "
+        f"or on an Ace, or all {t.in_deck[rank]} of a rank together"
+    )
 
 
 def _txt(cards: Iterable[Card]) -> str:
     return " ".join(c.text for c in cards)
 
 
-def simulate_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]],
-                  rng: random.Random | None = None) -> tuple[list[dict[str, str]], StopResult]:
+def simulate_stop(
+    order: Sequence[str],
+    hands: Mapping[str, Iterable[str | Card]],
+    rng: random.Random | None = None,
+) -> tuple[list[dict[str, str]], StopResult]:
     """Play a stop phase out and return ``(log, result)``; the log replays with ``replay_stop``.
 
     Without ``rng`` the play is fixed: open with all one's Aces, else the lowest card; follow with
@@ -381,8 +436,10 @@ def simulate_stop(order: Sequence[str], hands: Mapping[str, Iterable[str | Card]
 
 # --------------------------------------------------------------------------- payments
 
-def stop_payments(closer: str, remaining: Mapping[str, int], unit: int,
-                  cards_per_payment: int = 2) -> dict[str, int]:
+
+def stop_payments(
+    closer: str, remaining: Mapping[str, int], unit: int, cards_per_payment: int = 2
+) -> dict[str, int]:
     """What each player pays the closer: ``unit`` per ``cards_per_payment`` cards left, the odd
     card(s) free ("pulisciti"). Returns every player's net (the closer positive, sum zero).
 
@@ -392,8 +449,9 @@ def stop_payments(closer: str, remaining: Mapping[str, int], unit: int,
     if isinstance(unit, bool) or not isinstance(unit, int) or unit <= 0:
         raise StoppaError("bad_amount", f"the stop unit must be a positive integer, got {unit!r}")
     if cards_per_payment not in (2, 3) or isinstance(cards_per_payment, bool):
-        raise StoppaError("bad_setting",
-                          f"cards_per_payment must be 2 or 3, got {cards_per_payment!r}")
+        raise StoppaError(
+            "bad_setting", f"cards_per_payment must be 2 or 3, got {cards_per_payment!r}"
+        )
     nets: dict[str, int] = {closer: 0}
     for p, left in remaining.items():
         if isinstance(left, bool) or not isinstance(left, int) or left < 0:

@@ -28,10 +28,10 @@ _CONTEST: dict[str, Any] = {
     "properties": {
         "contributions": {
             "description": "chips each player put in (missing = never bet)",
-            "type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 0},
         },
-        "showdown": {"description": "players still in at the end",
-                     "type": "array", "items": _NAME},
+        "showdown": {"description": "players still in at the end", "type": "array", "items": _NAME},
         "winner": {"description": "claimed winner (checked)", **_NAME},
     },
     "additionalProperties": False,
@@ -46,12 +46,19 @@ RECORD_SCHEMA: dict[str, Any] = {
     "required": ["players", "dealer", "deal", "piccoli", "grosso"],
     "properties": {
         "version": {"const": 1},
-        "players": {"description": "seats in the direction of play (counter-clockwise)",
-                    "type": "array", "items": _NAME, "minItems": 3, "maxItems": 6,
-                    "uniqueItems": True},
+        "players": {
+            "description": "seats in the direction of play (counter-clockwise)",
+            "type": "array",
+            "items": _NAME,
+            "minItems": 3,
+            "maxItems": 6,
+            "uniqueItems": True,
+        },
         "dealer": _NAME,
-        "removed_king": {"description": "3 players only: the King out of play ('Kd' or 'd')",
-                         "type": ["string", "null"]},
+        "removed_king": {
+            "description": "3 players only: the King out of play ('Kd' or 'd')",
+            "type": ["string", "null"],
+        },
         "settings": {
             "type": "object",
             "properties": {
@@ -68,43 +75,73 @@ RECORD_SCHEMA: dict[str, Any] = {
         "deal": {
             "description": "the cards per iteration, or the deck order dealt one at a time",
             "oneOf": [
-                {"type": "object", "required": ["iterations"], "additionalProperties": False,
-                 "properties": {"iterations": {
-                     "type": "array", "minItems": 2, "maxItems": 5,
-                     "items": {"type": "object", "additionalProperties": _CARDS}}}},
-                {"type": "object", "required": ["deck_order"], "additionalProperties": False,
-                 "properties": {"deck_order": _CARDS}},
+                {
+                    "type": "object",
+                    "required": ["iterations"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "iterations": {
+                            "type": "array",
+                            "minItems": 2,
+                            "maxItems": 5,
+                            "items": {"type": "object", "additionalProperties": _CARDS},
+                        }
+                    },
+                },
+                {
+                    "type": "object",
+                    "required": ["deck_order"],
+                    "additionalProperties": False,
+                    "properties": {"deck_order": _CARDS},
+                },
             ],
         },
         "piccoli": {"type": "array", "items": _CONTEST, "minItems": 2, "maxItems": 5},
         "grosso": _CONTEST,
         "declarations": {
             "type": "array",
-            "items": {"type": "object", "required": ["player", "kind"],
-                      "additionalProperties": False,
-                      "properties": {"player": _NAME, "kind": {"enum": list(DECLARATIONS)}}},
+            "items": {
+                "type": "object",
+                "required": ["player", "kind"],
+                "additionalProperties": False,
+                "properties": {"player": _NAME, "kind": {"enum": list(DECLARATIONS)}},
+            },
         },
         "stop": {
             "description": "absent or null when a declaration cancelled the stop phase",
             "oneOf": [
                 {"type": "null"},
-                {"type": "object", "required": ["log"], "additionalProperties": False,
-                 "properties": {
-                     "log": {"type": "array", "items": {
-                         "type": "object", "required": ["player", "cards"],
-                         "additionalProperties": False,
-                         "properties": {"player": _NAME, "cards": _CARDS}}},
-                     "closer": {"description": "claimed closer (checked)", **_NAME},
-                     "payments": {"description": "claimed stop payments (checked)", **_CHIPS},
-                 }},
-                {"type": "object", "required": ["closer", "cards_left"],
-                 "additionalProperties": False,
-                 "properties": {
-                     "closer": _NAME,
-                     "cards_left": {"type": "object",
-                                    "additionalProperties": {"type": "integer", "minimum": 0}},
-                     "payments": {"description": "claimed stop payments (checked)", **_CHIPS},
-                 }},
+                {
+                    "type": "object",
+                    "required": ["log"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "log": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["player", "cards"],
+                                "additionalProperties": False,
+                                "properties": {"player": _NAME, "cards": _CARDS},
+                            },
+                        },
+                        "closer": {"description": "claimed closer (checked)", **_NAME},
+                        "payments": {"description": "claimed stop payments (checked)", **_CHIPS},
+                    },
+                },
+                {
+                    "type": "object",
+                    "required": ["closer", "cards_left"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "closer": _NAME,
+                        "cards_left": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "minimum": 0},
+                        },
+                        "payments": {"description": "claimed stop payments (checked)", **_CHIPS},
+                    },
+                },
             ],
         },
         "nets": {"description": "claimed net chips per player (checked)", **_CHIPS},
@@ -151,7 +188,8 @@ class DealReport:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "ok": self.ok, "errors": [e.to_dict() for e in self.errors],
+            "ok": self.ok,
+            "errors": [e.to_dict() for e in self.errors],
             "warnings": [w.to_dict() for w in self.warnings],
             "checks": [c.to_dict() for c in self.checks],
             "settlement": self.settlement.to_dict() if self.settlement is not None else None,
@@ -178,8 +216,9 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
     except StoppaError as e:
         return _failed(e.to_issue())
     except Exception as e:
-        return _failed(Issue("bad_record", f"the record could not be read ({type(e).__name__}: "
-                                           f"{e})"))
+        return _failed(
+            Issue("bad_record", f"the record could not be read ({type(e).__name__}: {e})")
+        )
     checks: list[Check] = []
     errors: list[Issue] = []
 
@@ -192,32 +231,53 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
     for i, contest in enumerate(data["piccoli"]):
         if "winner" in contest:
             r = settled.contests[i]
-            compare(f"piccoli[{i}].winner", contest["winner"], r.winner, "winner_mismatch",
-                    f"punto piccolo {i + 1} winner ({_why(r.decided_by)})")
+            compare(
+                f"piccoli[{i}].winner",
+                contest["winner"],
+                r.winner,
+                "winner_mismatch",
+                f"punto piccolo {i + 1} winner ({_why(r.decided_by)})",
+            )
     if "winner" in data["grosso"]:
         r = settled.grosso
-        compare("grosso.winner", data["grosso"]["winner"], r.winner, "winner_mismatch",
-                f"punto grosso winner ({_why(r.decided_by)})")
+        compare(
+            "grosso.winner",
+            data["grosso"]["winner"],
+            r.winner,
+            "winner_mismatch",
+            f"punto grosso winner ({_why(r.decided_by)})",
+        )
     stop = data.get("stop")
     if isinstance(stop, Mapping):
         if "log" in stop and "closer" in stop:
             compare("stop.closer", stop["closer"], settled.closer, "closer_mismatch", "closer")
         claimed_pay = stop.get("payments")
         if isinstance(claimed_pay, Mapping):
-            _compare_map(compare, "stop.payments", claimed_pay, settled.stop_payments,
-                         "payment_mismatch", "stop payment of")
+            _compare_map(
+                compare,
+                "stop.payments",
+                claimed_pay,
+                settled.stop_payments,
+                "payment_mismatch",
+                "stop payment of",
+            )
     claimed_nets = data.get("nets")
     if isinstance(claimed_nets, Mapping):
         total = sum(v for v in claimed_nets.values() if isinstance(v, int))
         if total != 0:
-            errors.append(Issue("nets_not_zero",
-                                f"the claimed nets sum to {total}, not 0", "nets"))
+            errors.append(Issue("nets_not_zero", f"the claimed nets sum to {total}, not 0", "nets"))
         _compare_map(compare, "nets", claimed_nets, settled.nets, "net_mismatch", "net of")
     return DealReport(not errors, tuple(errors), settled.warnings, tuple(checks), settled)
 
 
-def _compare_map(compare: Any, item: str, claimed: Mapping[str, Any], actual: Mapping[str, int],
-                 code: str, what: str) -> None:
+def _compare_map(
+    compare: Any,
+    item: str,
+    claimed: Mapping[str, Any],
+    actual: Mapping[str, int],
+    code: str,
+    what: str,
+) -> None:
     for p in list(actual) + sorted(set(claimed) - set(actual)):
         if p in claimed or actual.get(p, 0) != 0:
             compare(f"{item}.{p}", claimed.get(p, 0), actual.get(p), code, f"{what} {p}")

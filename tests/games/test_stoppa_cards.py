@@ -7,12 +7,27 @@ from hypothesis import strategies as st
 from games.stoppa import FULL_DECK, RANK_POINTS, Card, StoppaError, parse_card, parse_cards
 
 
-@pytest.mark.parametrize(("text", "canonical"), [
-    ("7d", "7d"), ("Kc", "Kc"), ("Ns", "Ns"), ("jb", "Jb"), ("Fd", "Jd"), ("Cc", "Nc"),
-    ("Rs", "Ks"), ("1b", "Ab"), ("ad", "Ad"), (" 7D ", "7d"),
-    ("sette di denari", "7d"), ("Re di coppe", "Kc"), ("cavallo di spade", "Ns"),
-    ("asso di bastoni", "Ab"), ("Fante di Coppe", "Jc"), ("ace of coins", "Ad"),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("7d", "7d"),
+        ("Kc", "Kc"),
+        ("Ns", "Ns"),
+        ("jb", "Jb"),
+        ("Fd", "Jd"),
+        ("Cc", "Nc"),
+        ("Rs", "Ks"),
+        ("1b", "Ab"),
+        ("ad", "Ad"),
+        (" 7D ", "7d"),
+        ("sette di denari", "7d"),
+        ("Re di coppe", "Kc"),
+        ("cavallo di spade", "Ns"),
+        ("asso di bastoni", "Ab"),
+        ("Fante di Coppe", "Jc"),
+        ("ace of coins", "Ad"),
+    ],
+)
 def test_parse_card_notation_aliases_and_italian_names(text: str, canonical: str) -> None:
     assert parse_card(text).text == canonical
 
@@ -27,8 +42,18 @@ def test_bad_cards(text: object) -> None:
 
 
 def test_points_table() -> None:
-    expected = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12,
-                "J": 10, "N": 10, "K": 10}
+    expected = {
+        "7": 21,
+        "6": 18,
+        "A": 16,
+        "5": 15,
+        "4": 14,
+        "3": 13,
+        "2": 12,
+        "J": 10,
+        "N": 10,
+        "K": 10,
+    }
     assert expected == RANK_POINTS
     assert parse_card("7d").points == 21
     assert parse_card("Kc").is_figure and not parse_card("7c").is_figure
@@ -49,8 +74,13 @@ def test_parse_cards_forms_and_duplicates() -> None:
 
 
 def test_card_to_dict() -> None:
-    assert Card("7", "d").to_dict() == {"card": "7d", "rank": "7", "suit": "d", "points": 21,
-                                        "name": "sette di denari"}
+    assert Card("7", "d").to_dict() == {
+        "card": "7d",
+        "rank": "7",
+        "suit": "d",
+        "points": 21,
+        "name": "sette di denari",
+    }
 
 
 @settings(max_examples=40, deadline=None)

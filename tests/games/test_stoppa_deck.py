@@ -17,14 +17,18 @@ from games.stoppa import (
 )
 
 
-@pytest.mark.parametrize(("players", "king", "size", "each", "schedule", "top"), [
-    (3, "Kd", 39, 13, (3, 3, 3, 3, 1), "K"),
-    (4, None, 40, 10, (3, 3, 3, 1), "K"),
-    (5, None, 40, 8, (3, 3, 2), "K"),
-    (6, None, 36, 6, (3, 3), "N"),
-])
-def test_deck_table(players: int, king: str | None, size: int, each: int,
-                    schedule: tuple[int, ...], top: str) -> None:
+@pytest.mark.parametrize(
+    ("players", "king", "size", "each", "schedule", "top"),
+    [
+        (3, "Kd", 39, 13, (3, 3, 3, 3, 1), "K"),
+        (4, None, 40, 10, (3, 3, 3, 1), "K"),
+        (5, None, 40, 8, (3, 3, 2), "K"),
+        (6, None, 36, 6, (3, 3), "N"),
+    ],
+)
+def test_deck_table(
+    players: int, king: str | None, size: int, each: int, schedule: tuple[int, ...], top: str
+) -> None:
     info = deck_info(players, king)
     assert len(info.cards) == size
     assert info.per_player == each and info.schedule == schedule and info.top_rank == top
@@ -39,11 +43,17 @@ def test_removed_king_and_six_players() -> None:
     assert not any(c.rank == "K" for c in deck_info(6).cards)
 
 
-@pytest.mark.parametrize(("args", "code"), [
-    ((2,), "unsupported_player_count"), ((7,), "unsupported_player_count"),
-    ((3,), "removed_king_required"), ((4, "Kd"), "removed_king_not_allowed"),
-    ((6, "d"), "removed_king_not_allowed"), ((3, "7d"), "removed_king_required"),
-])
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        ((2,), "unsupported_player_count"),
+        ((7,), "unsupported_player_count"),
+        ((3,), "removed_king_required"),
+        ((4, "Kd"), "removed_king_not_allowed"),
+        ((6, "d"), "removed_king_not_allowed"),
+        ((3, "7d"), "removed_king_required"),
+    ],
+)
 def test_deck_errors(args: tuple[object, ...], code: str) -> None:
     with pytest.raises(StoppaError) as e:
         deck_info(*args)  # type: ignore[arg-type]
@@ -82,8 +92,10 @@ def test_deal_by_ones_rejects_wrong_decks() -> None:
 def _iterations(info, order, seed=0):  # type: ignore[no-untyped-def]
     deck = list(info.cards)
     random.Random(seed).shuffle(deck)
-    return [{p: " ".join(c.text for c in it[p]) for p in order}
-            for it in deal_by_ones(info, order, deck)]
+    return [
+        {p: " ".join(c.text for c in it[p]) for p in order}
+        for it in deal_by_ones(info, order, deck)
+    ]
 
 
 def test_check_deal_reasons() -> None:

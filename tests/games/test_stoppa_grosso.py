@@ -49,7 +49,8 @@ def test_grosso_properties(cards: list, rnd) -> None:  # type: ignore[no-untyped
         assert (len(group), sum(group)) <= ev.key
 
 
-@pytest.mark.parametrize(("cards", "key"), [("7d", (1, 21)), ("7d 6d", (2, 39)),
-                                         ("7d 6c", (1, 21))])
+@pytest.mark.parametrize(
+    ("cards", "key"), [("7d", (1, 21)), ("7d 6d", (2, 39)), ("7d 6c", (1, 21))]
+)
 def test_small_hands(cards: str, key: tuple[int, int]) -> None:
     assert grosso_eval(cards).key == key

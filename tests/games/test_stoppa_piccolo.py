@@ -16,13 +16,23 @@ from games.stoppa import (
 )
 
 
-@pytest.mark.parametrize(("a", "b", "key_a", "key_b", "winner", "by", "reason"), [
-    ("Kc Jc 3c", "As 7b 5b", (3, 33), (2, 36), "A", "count", "fewer cards of one suit"),
-    ("7d 5d 6c", "Jc 7s 6s", (2, 36), (2, 39), "B", "points", "lower points"),
-    ("Kd Ac 6c", "7b 3b Jc", (2, 34), (2, 34), "A", "priority", "later in priority"),
-])
-def test_seed_examples(a: str, b: str, key_a: tuple[int, int], key_b: tuple[int, int],
-                       winner: str, by: str, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("a", "b", "key_a", "key_b", "winner", "by", "reason"),
+    [
+        ("Kc Jc 3c", "As 7b 5b", (3, 33), (2, 36), "A", "count", "fewer cards of one suit"),
+        ("7d 5d 6c", "Jc 7s 6s", (2, 36), (2, 39), "B", "points", "lower points"),
+        ("Kd Ac 6c", "7b 3b Jc", (2, 34), (2, 34), "A", "priority", "later in priority"),
+    ],
+)
+def test_seed_examples(
+    a: str,
+    b: str,
+    key_a: tuple[int, int],
+    key_b: tuple[int, int],
+    winner: str,
+    by: str,
+    reason: str,
+) -> None:
     evals = {"A": piccolo_eval(a), "B": piccolo_eval(b)}
     assert evals["A"].key == key_a and evals["B"].key == key_b
     assert pick_winner(["A", "B"], evals) == (winner, by)
@@ -36,7 +46,9 @@ def test_suited_pair_beats_three_unsuited() -> None:
     assert piccolo_eval("Jc Kc 2d").key == (2, 20)
     assert piccolo_eval("7d 6s Ab").key == (1, 21)
     assert pick_winner(["x", "y"], [piccolo_eval("7d 6s Ab"), piccolo_eval("Jc Kc 2d")]) == (
-        "y", "count")
+        "y",
+        "count",
+    )
 
 
 def test_odd_card_never_added_and_three_suits() -> None:
@@ -52,8 +64,10 @@ def test_maxima(cards: str, best: int) -> None:
 
 def test_ranks_never_break_ties() -> None:
     assert piccolo_eval("Jd Kd").key == piccolo_eval("Nc Kc").key
-    assert pick_winner(["late", "early"][::-1], [piccolo_eval("Jd Kd"), piccolo_eval("Nc Kc")]
-                       ) == ("early", "priority")
+    assert pick_winner(["late", "early"][::-1], [piccolo_eval("Jd Kd"), piccolo_eval("Nc Kc")]) == (
+        "early",
+        "priority",
+    )
 
 
 def test_errors() -> None:
@@ -69,9 +83,12 @@ def test_errors() -> None:
 
 
 def test_eval_to_dict() -> None:
-    assert piccolo_eval("Kc Jc 3c").to_dict() == {"count": 3, "points": 33, "suit": "c",
-                                                  "cards": ["3c", "Jc", "Kc"]}
-
+    assert piccolo_eval("Kc Jc 3c").to_dict() == {
+        "count": 3,
+        "points": 33,
+        "suit": "c",
+        "cards": ["3c", "Jc", "Kc"],
+    }
 
 
 @settings(max_examples=50, deadline=None)
@@ -85,7 +102,7 @@ def test_card_order_is_irrelevant(cards: list, rnd) -> None:  # type: ignore[no-
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.sampled_from(FULL_DECK), min_size=6, max_size=18, unique=True))
 def test_ranking_is_a_strict_total_order_given_priority(cards: list) -> None:  # type: ignore[no-untyped-def]
-    hands = [cards[i:i + 3] for i in range(0, len(cards) - len(cards) % 3, 3)]
+    hands = [cards[i : i + 3] for i in range(0, len(cards) - len(cards) % 3, 3)]
     players = [f"p{i}" for i in range(len(hands))]
     evals: dict[str, Eval] = {p: piccolo_eval(h) for p, h in zip(players, hands, strict=True)}
     ranking = rank_players(players, evals)

@@ -19,11 +19,28 @@ from games.stoppa import (
 
 ORDER = ["P2", "P3", "P4", "P5", "P6", "P1"]
 HANDS = {
-    "P2": "Ad Ac As Js Ns 3d", "P3": "Ab 2d 3c 5s 5b Nb", "P4": "4d 2c Jc 3b 2s 3s",
-    "P5": "4s 7s 2b Nc 4b 7b", "P6": "5d 6d 6c 6s 6b Jb", "P1": "7d Jd Nd 4c 5c 7c",
+    "P2": "Ad Ac As Js Ns 3d",
+    "P3": "Ab 2d 3c 5s 5b Nb",
+    "P4": "4d 2c Jc 3b 2s 3s",
+    "P5": "4s 7s 2b Nc 4b 7b",
+    "P6": "5d 6d 6c 6s 6b Jb",
+    "P1": "7d Jd Nd 4c 5c 7c",
 }
-LOG = ["P2: Ad Ac As", "P3: Ab", "P3: 2d", "P3: 3c", "P4: 4d", "P6: 5d", "P6: 6d 6c 6s 6b",
-       "P1: 7d", "P1: Jd", "P1: Nd", "P1: 4c", "P1: 5c", "P1: 7c"]
+LOG = [
+    "P2: Ad Ac As",
+    "P3: Ab",
+    "P3: 2d",
+    "P3: 3c",
+    "P4: 4d",
+    "P6: 5d",
+    "P6: 6d 6c 6s 6b",
+    "P1: 7d",
+    "P1: Jd",
+    "P1: Nd",
+    "P1: 4c",
+    "P1: 5c",
+    "P1: 7c",
+]
 
 
 def test_worked_example_8_6() -> None:
@@ -35,7 +52,13 @@ def test_worked_example_8_6() -> None:
     needs = [p.need_after for p in r.plays]
     assert needs == ["2", "2", "3", "4", "5", "6", "7", "J", "N", None, "5", "7", None]
     assert stop_payments(r.closer, r.remaining, 6) == {
-        "P1": 42, "P2": -6, "P3": -6, "P4": -12, "P5": -18, "P6": 0}
+        "P1": 42,
+        "P2": -6,
+        "P3": -6,
+        "P4": -12,
+        "P5": -18,
+        "P6": 0,
+    }
 
 
 def test_worked_example_with_missed_play_stands_with_warning() -> None:
@@ -44,19 +67,23 @@ def test_worked_example_with_missed_play_stands_with_warning() -> None:
     r = replay_stop(ORDER, HANDS, log)
     assert r.closer == "P1"
     assert [(w.code, w.message) for w in r.warnings] == [
-        ("missed_play", "P4 could play a 4 before P5")]
+        ("missed_play", "P4 could play a 4 before P5")
+    ]
 
 
-@pytest.mark.parametrize(("index", "play", "code"), [
-    (0, "P3: Ab", "wrong_opener"),
-    (0, "P2: 3d", None),
-    (2, "P3: 5s", "illegal_rank"),
-    (2, "P3: 2c", "card_not_held"),
-    (6, "P6: 6d 6c", "multi_card_not_allowed"),
-    (6, "P6: 6d Jb", "mixed_ranks"),
-    (0, "P2: Ad Js", "mixed_ranks"),
-    (0, "P9: Ad", "unknown_player"),
-])
+@pytest.mark.parametrize(
+    ("index", "play", "code"),
+    [
+        (0, "P3: Ab", "wrong_opener"),
+        (0, "P2: 3d", None),
+        (2, "P3: 5s", "illegal_rank"),
+        (2, "P3: 2c", "card_not_held"),
+        (6, "P6: 6d 6c", "multi_card_not_allowed"),
+        (6, "P6: 6d Jb", "mixed_ranks"),
+        (0, "P2: Ad Js", "mixed_ranks"),
+        (0, "P9: Ad", "unknown_player"),
+    ],
+)
 def test_stop_errors(index: int, play: str, code: str | None) -> None:
     log = [*LOG[:index], play]
     if code is None:
@@ -116,19 +143,28 @@ def test_three_aces_free_variant() -> None:
     assert e.value.code == "illegal_rank"
 
 
-@pytest.mark.parametrize(("remaining", "k", "expected"), [
-    ({"P3": 4, "P4": 7, "P1": 1}, 2, {"P2": 30, "P3": -12, "P4": -18, "P1": 0}),
-    ({"P3": 4, "P4": 7, "P1": 1}, 3, {"P2": 18, "P3": -6, "P4": -12, "P1": 0}),
-])
-def test_stop_payments_examples(remaining: dict[str, int], k: int,
-                                expected: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    ("remaining", "k", "expected"),
+    [
+        ({"P3": 4, "P4": 7, "P1": 1}, 2, {"P2": 30, "P3": -12, "P4": -18, "P1": 0}),
+        ({"P3": 4, "P4": 7, "P1": 1}, 3, {"P2": 18, "P3": -6, "P4": -12, "P1": 0}),
+    ],
+)
+def test_stop_payments_examples(
+    remaining: dict[str, int], k: int, expected: dict[str, int]
+) -> None:
     assert stop_payments("P2", remaining, 6, cards_per_payment=k) == expected
 
 
-@pytest.mark.parametrize(("args", "code"), [
-    (("a", {"b": 0}, 6), "two_closers"), (("a", {"b": 2}, 0), "bad_amount"),
-    (("a", {"b": 2}, 6, 4), "bad_setting"), (("a", {"a": 1, "b": 2}, 6), "bad_cards_left"),
-])
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("a", {"b": 0}, 6), "two_closers"),
+        (("a", {"b": 2}, 0), "bad_amount"),
+        (("a", {"b": 2}, 6, 4), "bad_setting"),
+        (("a", {"a": 1, "b": 2}, 6), "bad_cards_left"),
+    ],
+)
 def test_stop_payment_errors(args: tuple, code: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(StoppaError) as e:
         stop_payments(*args)

@@ -138,7 +138,12 @@ def seat_games(players, games, seed, **options):
     out = []
     for game in range(1, games + 1):
         s = draw_qualifying_game(
-            players, game_number=game, seed=seed, met=met, byes=byes, starting_field=players,
+            players,
+            game_number=game,
+            seed=seed,
+            met=met,
+            byes=byes,
+            starting_field=players,
             **options,
         )
         seated = [p for pair in s.pairs for p in pair] + ([s.bye] if s.bye is not None else [])
