@@ -70,11 +70,20 @@ def main() -> None:
     call_command("migrate", verbosity=0)
 
     from pegboard.celery import app
-    from scoring.models import MatchPointFormat, StandingsSnapshot
-    from scoring.outcome import game_outcome
+    from scoring.models import StandingsSnapshot
     from scoring.services import lines_sql, recompute_standings
     from tournaments import services
-    from tournaments.models import Club, Entry, Event, GameResult, Player, Round, Table
+    from tournaments.models import (
+        Club,
+        Entry,
+        Event,
+        GameResult,
+        MatchPointFormat,
+        Player,
+        Round,
+        Table,
+    )
+    from tournaments.outcome import game_outcome
     from tournaments.pairing import draw_qualifying_game, pair_key
 
     app.conf.task_always_eager = True  # the setup and the recompute timing run in-process

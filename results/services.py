@@ -233,7 +233,7 @@ def submit(
         if loser_score is None:
             raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
         try:
-            from scoring.outcome import check_loser_score
+            from tournaments.outcome import check_loser_score
 
             check_loser_score(event.target, loser_score)
         except ValueError as exc:
@@ -595,9 +595,9 @@ def correct_playoff_game(
     refused with a warning that lists them; with ``reset_later`` those matches' games are
     removed and the bracket is rebuilt. Returns the codes of the matches reset.
     """
-    from scoring.outcome import OutcomeError, game_outcome
     from tournaments import pairing_bridge as bridge
     from tournaments.models import Bracket, PlayoffGame
+    from tournaments.outcome import OutcomeError, game_outcome
 
     if not reason or not reason.strip():
         raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")

@@ -1,55 +1,16 @@
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pegboard.errors import ServiceError
-
-from . import seasons, services
+from . import seasons
 from .models import (
     GrassRootsPoints,
     MasterPoints,
-    MatchPointFormat,
     Season,
     SeasonLedger,
     SpecialHand,
     Standing,
     StandingsSnapshot,
 )
-
-
-@admin.register(MatchPointFormat)
-class MatchPointFormatAdmin(admin.ModelAdmin):
-    list_display = [
-        "name",
-        "code",
-        "club",
-        "win",
-        "skunk",
-        "double_skunk",
-        "triple_skunk",
-        "builtin",
-    ]
-    list_filter = ["builtin", "club"]
-    actions = ["copy_formats"]
-
-    def get_readonly_fields(self, request, obj=None):
-        # Built-in formats are the spec's tables, and a format a finished event was scored
-        # with is history: copy it to make a variant.
-        if obj is not None and (obj.builtin or obj.locked):
-            return [f.name for f in obj._meta.fields]
-        return []
-
-    def has_delete_permission(self, request, obj=None):
-        return obj is None or not (obj.builtin or obj.locked)
-
-    @admin.action(description=_("Copy the selected formats"))
-    def copy_formats(self, request, queryset):
-        for fmt in queryset:
-            try:
-                copy = services.copy_format(fmt)
-            except ServiceError as exc:
-                self.message_user(request, exc.message, messages.ERROR)
-            else:
-                self.message_user(request, _("Copied as %(code)s.") % {"code": copy.code})
 
 
 class StandingInline(admin.TabularInline):

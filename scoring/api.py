@@ -7,9 +7,9 @@ from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import NotFound
 
 from tournaments import selectors
+from tournaments.outcome import format_spread
 
 from .models import Standing
-from .outcome import format_spread
 from .selectors import standings_with_movement
 
 

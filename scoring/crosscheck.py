@@ -252,7 +252,7 @@ class CrosscheckBatch:
 
 
 def _fmt(spread: int) -> str:
-    # The ACC card format (+07, -07); scoring.outcome has the same but imports Django.
+    # The ACC card format (+07, -07); tournaments.outcome has the same but imports Django.
     return f"{'-' if spread < 0 else '+'}{abs(spread):02d}"
 
 

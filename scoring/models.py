@@ -1,89 +1,9 @@
-"""Scoring data: match-point formats (formats are data) and the computed standings table."""
+"""Scoring data: the computed standings snapshots, seasons and their ledgers."""
 
 from __future__ import annotations
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
-
-class MatchPointFormat(models.Model):
-    """How many game points a win is worth, by skunk level; plus forfeit and bye values.
-
-    Four formats are built in (spec/cribbage.md "Match points"); a club can add its own.
-    """
-
-    code = models.SlugField(_("code"), max_length=40, unique=True)
-    name = models.CharField(_("name"), max_length=100)
-    club = models.ForeignKey(
-        "tournaments.Club",
-        verbose_name=_("club"),
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        help_text=_("Empty for the built-in formats every club can use."),
-    )
-    win = models.PositiveSmallIntegerField(_("win"))
-    skunk = models.PositiveSmallIntegerField(_("skunk win"))
-    double_skunk = models.PositiveSmallIntegerField(_("double skunk win"))
-    triple_skunk = models.PositiveSmallIntegerField(_("triple skunk win"))
-    triple_skunk_wins_match = models.BooleanField(
-        _("triple skunk wins the whole match"), default=False
-    )
-    forfeit_points = models.PositiveSmallIntegerField(_("forfeit win points"), default=2)
-    forfeit_spread = models.PositiveSmallIntegerField(_("forfeit win spread"), default=10)
-    bye_points = models.PositiveSmallIntegerField(_("bye points"), default=2)
-    bye_spread = models.PositiveSmallIntegerField(_("bye spread"), default=10)
-    builtin = models.BooleanField(_("built in"), default=False, editable=False)
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("match-point format")
-        verbose_name_plural = _("match-point formats")
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(skunk__gte=models.F("win"))
-                & models.Q(double_skunk__gte=models.F("skunk"))
-                & models.Q(triple_skunk__gte=models.F("double_skunk")),
-                name="format_points_never_fall_with_skunk",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            stored = type(self).objects.filter(pk=self.pk).first()
-            if stored is not None and stored.locked and self._points() != stored._points():
-                from django.core.exceptions import ValidationError
-
-                raise ValidationError(
-                    _("A finished event was scored with this format: copy it to change it.")
-                )
-        super().save(*args, **kwargs)
-
-    @property
-    def locked(self) -> bool:
-        """A format a finished event was scored with never changes (copy it instead)."""
-        return self.pk is not None and self.event_set.filter(status="finished").exists()
-
-    def _points(self) -> tuple:
-        return (
-            self.win,
-            self.skunk,
-            self.double_skunk,
-            self.triple_skunk,
-            self.triple_skunk_wins_match,
-            self.forfeit_points,
-            self.forfeit_spread,
-            self.bye_points,
-            self.bye_spread,
-        )
-
-    @property
-    def summary(self) -> str:
-        """Short display: ``2 / 3 / 3 / 3``."""
-        return f"{self.win} / {self.skunk} / {self.double_skunk} / {self.triple_skunk}"
 
 
 class StandingsSnapshot(models.Model):
@@ -184,7 +104,7 @@ class Standing(models.Model):
         """Why this row is where it is, when game points alone do not say it ('' otherwise)."""
         from django.utils.translation import gettext
 
-        from .tiebreakers import describe
+        from tournaments.tiebreakers import describe
 
         if self.tied:
             return gettext("Tied on every tiebreaker of the chain.")

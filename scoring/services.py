@@ -16,7 +16,8 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from . import tiebreakers
+from tournaments import tiebreakers
+
 from .models import Standing, StandingsSnapshot
 
 log = logging.getLogger(__name__)
@@ -396,29 +397,3 @@ def recompute_standings(event_id: int) -> int:
             written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game)
             _python_passes(snapshot, chain, event.seed)
     return written
-
-
-@transaction.atomic
-def copy_format(fmt, *, club=None):
-    """A new, editable format with the same points as ``fmt`` (code gets a -copy suffix)."""
-    from .models import MatchPointFormat
-
-    base = f"{fmt.code}-copy"[:36]
-    code, n = base, 1
-    while MatchPointFormat.objects.filter(code=code).exists():
-        n += 1
-        code = f"{base}-{n}"
-    return MatchPointFormat.objects.create(
-        code=code,
-        name=f"{fmt.name} (copy)"[:100],
-        club=club or fmt.club,
-        win=fmt.win,
-        skunk=fmt.skunk,
-        double_skunk=fmt.double_skunk,
-        triple_skunk=fmt.triple_skunk,
-        triple_skunk_wins_match=fmt.triple_skunk_wins_match,
-        forfeit_points=fmt.forfeit_points,
-        forfeit_spread=fmt.forfeit_spread,
-        bye_points=fmt.bye_points,
-        bye_spread=fmt.bye_spread,
-    )

@@ -7,8 +7,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from scoring.models import MatchPointFormat
-from tournaments.models import Club, Entry, Event, Player, Round, Table
+from tournaments.models import Club, Entry, Event, MatchPointFormat, Player, Round, Table
 
 
 def acc_format() -> MatchPointFormat:

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
-from scoring.outcome import format_spread
+from tournaments.outcome import format_spread
 
 from . import selectors, services
 from .models import Bracket, Entry, Event, GameResult, PlayoffGame, PlayoffMatch, Round, Table

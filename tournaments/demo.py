@@ -8,7 +8,7 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from scoring.models import MatchPointFormat
+from tournaments.models import MatchPointFormat
 
 from . import services
 from .models import Club, Entry, Event, Player

@@ -8,11 +8,11 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .tiebreakers import ACC_CHAIN, STOPPA_CHAIN, validate_chain
+
 
 def acc_chain() -> list[str]:
-    """The default ranking chain: game points, games won, net spread (spec/acc.md)."""
-    from scoring.tiebreakers import ACC_CHAIN
-
+    """The default ranking chain: game points, games won, net spread (ACC rules)."""
     return list(ACC_CHAIN)
 
 
@@ -79,6 +79,87 @@ class Player(models.Model):
         return self.name
 
 
+class MatchPointFormat(models.Model):
+    """How many game points a win is worth, by skunk level; plus forfeit and bye values.
+
+    Four formats are built in (ACC 2/3, long match 3/4, free play 1/2/3, free play with a
+    triple skunk 1/2/4 that wins the match); a club can add its own.
+    """
+
+    code = models.SlugField(_("code"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    club = models.ForeignKey(
+        "Club",
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        help_text=_("Empty for the built-in formats every club can use."),
+    )
+    win = models.PositiveSmallIntegerField(_("win"))
+    skunk = models.PositiveSmallIntegerField(_("skunk win"))
+    double_skunk = models.PositiveSmallIntegerField(_("double skunk win"))
+    triple_skunk = models.PositiveSmallIntegerField(_("triple skunk win"))
+    triple_skunk_wins_match = models.BooleanField(
+        _("triple skunk wins the whole match"), default=False
+    )
+    forfeit_points = models.PositiveSmallIntegerField(_("forfeit win points"), default=2)
+    forfeit_spread = models.PositiveSmallIntegerField(_("forfeit win spread"), default=10)
+    bye_points = models.PositiveSmallIntegerField(_("bye points"), default=2)
+    bye_spread = models.PositiveSmallIntegerField(_("bye spread"), default=10)
+    builtin = models.BooleanField(_("built in"), default=False, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("match-point format")
+        verbose_name_plural = _("match-point formats")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(skunk__gte=models.F("win"))
+                & models.Q(double_skunk__gte=models.F("skunk"))
+                & models.Q(triple_skunk__gte=models.F("double_skunk")),
+                name="format_points_never_fall_with_skunk",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            stored = type(self).objects.filter(pk=self.pk).first()
+            if stored is not None and stored.locked and self._points() != stored._points():
+                from django.core.exceptions import ValidationError
+
+                raise ValidationError(
+                    _("A finished event was scored with this format: copy it to change it.")
+                )
+        super().save(*args, **kwargs)
+
+    @property
+    def locked(self) -> bool:
+        """A format a finished event was scored with never changes (copy it instead)."""
+        return self.pk is not None and self.event_set.filter(status="finished").exists()
+
+    def _points(self) -> tuple:
+        return (
+            self.win,
+            self.skunk,
+            self.double_skunk,
+            self.triple_skunk,
+            self.triple_skunk_wins_match,
+            self.forfeit_points,
+            self.forfeit_spread,
+            self.bye_points,
+            self.bye_spread,
+        )
+
+    @property
+    def summary(self) -> str:
+        """Short display: ``2 / 3 / 3 / 3``."""
+        return f"{self.win} / {self.skunk} / {self.double_skunk} / {self.triple_skunk}"
+
+
 class Event(models.Model):
     """One event of a club: a club night, a sanctioned tournament (qualifying, then the cut to
     a playoff), a consolation, a playoff-only or internet-style bracket, or a round robin."""
@@ -121,7 +202,7 @@ class Event(models.Model):
     )
     target = models.PositiveSmallIntegerField(_("target"), choices=Target, default=Target.FULL)
     match_point_format = models.ForeignKey(
-        "scoring.MatchPointFormat", verbose_name=_("match-point format"), on_delete=models.PROTECT
+        MatchPointFormat, verbose_name=_("match-point format"), on_delete=models.PROTECT
     )
     muggins = models.BooleanField(_("muggins"), default=False)
     pairing = models.CharField(
@@ -182,10 +263,8 @@ class Event(models.Model):
         return f"{self.name} ({self.date:%Y-%m-%d})"
 
     def save(self, *args, **kwargs):
-        # A Stoppa event left on the cribbage default ranks by chips (spec/stoppa.md 10.2).
+        # A Stoppa event left on the cribbage default ranks by chips.
         if self.game == self.Game.STOPPA and list(self.tiebreakers or []) == acc_chain():
-            from scoring.tiebreakers import STOPPA_CHAIN
-
             self.tiebreakers = list(STOPPA_CHAIN)
         super().save(*args, **kwargs)
 
@@ -195,8 +274,6 @@ class Event(models.Model):
 
     def clean(self) -> None:
         from django.core.exceptions import ValidationError
-
-        from scoring.tiebreakers import validate_chain
 
         try:
             self.tiebreakers = list(validate_chain(self.tiebreakers or []))
@@ -350,7 +427,7 @@ class GameResult(models.Model):
         blank=True,
     )
     loser_score = models.PositiveSmallIntegerField(_("loser's score"), null=True, blank=True)
-    # Derived (scoring.outcome), stored so standings are one SQL aggregate.
+    # Derived (tournaments.outcome), stored so standings are one SQL aggregate.
     winner_points = models.PositiveSmallIntegerField(_("winner's game points"), editable=False)
     loser_points = models.PositiveSmallIntegerField(
         _("loser's game points"), default=0, editable=False

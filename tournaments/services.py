@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from scoring.outcome import OutcomeError, game_outcome
 from scoring.services import queue_standings
+from tournaments.outcome import OutcomeError, game_outcome
 
 from . import pairing
 from . import pairing_bridge as bridge
@@ -25,6 +25,7 @@ from .models import (
     Event,
     ForbiddenPair,
     GameResult,
+    MatchPointFormat,
     Player,
     PlayoffGame,
     PlayoffMatch,
@@ -514,7 +515,7 @@ def set_standings_published(event: Event, published: bool) -> Event:
 @transaction.atomic
 def set_ranking_chain(event: Event, keys: list[str]) -> Event:
     """Set the event's tiebreakers, in order, and re-rank its standings."""
-    from scoring.tiebreakers import validate_chain
+    from tournaments.tiebreakers import validate_chain
 
     event = _locked_event(event)
     try:
@@ -827,3 +828,27 @@ def create_consolation(event: Event, *, name: str = "", games_planned: int = 9) 
         for pk in others.values_list("player_id", flat=True)
     )
     return consolation
+
+
+@transaction.atomic
+def copy_format(fmt, *, club=None):
+    """A new, editable format with the same points as ``fmt`` (code gets a -copy suffix)."""
+    base = f"{fmt.code}-copy"[:36]
+    code, n = base, 1
+    while MatchPointFormat.objects.filter(code=code).exists():
+        n += 1
+        code = f"{base}-{n}"
+    return MatchPointFormat.objects.create(
+        code=code,
+        name=f"{fmt.name} (copy)"[:100],
+        club=club or fmt.club,
+        win=fmt.win,
+        skunk=fmt.skunk,
+        double_skunk=fmt.double_skunk,
+        triple_skunk=fmt.triple_skunk,
+        triple_skunk_wins_match=fmt.triple_skunk_wins_match,
+        forfeit_points=fmt.forfeit_points,
+        forfeit_spread=fmt.forfeit_spread,
+        bye_points=fmt.bye_points,
+        bye_spread=fmt.bye_spread,
+    )

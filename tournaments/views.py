@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pegboard.errors import ServiceError
 from scoring.selectors import games_with_snapshots, standings_with_movement
-from scoring.tiebreakers import REGISTRY as TIEBREAKERS
+from tournaments.tiebreakers import REGISTRY as TIEBREAKERS
 
 from . import selectors, services
 from .forms import (

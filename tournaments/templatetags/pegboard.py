@@ -2,7 +2,7 @@
 
 from django import template
 
-from scoring.outcome import format_spread
+from tournaments.outcome import format_spread
 
 register = template.Library()
 
@@ -16,7 +16,7 @@ def spread(value: int | None) -> str:
 @register.filter
 def tiebreaker_name(key: str) -> str:
     """The name of a tiebreaker of the ranking chain, for people."""
-    from scoring.tiebreakers import describe
+    from tournaments.tiebreakers import describe
 
     return describe(key)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.outcome import OutcomeError, format_spread, game_outcome, skunk_level
+from tournaments.outcome import OutcomeError, format_spread, game_outcome, skunk_level
 
 ACC = SimpleNamespace(win=2, skunk=3, double_skunk=3, triple_skunk=3)
 LONG = SimpleNamespace(win=3, skunk=4, double_skunk=4, triple_skunk=4)

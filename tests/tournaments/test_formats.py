@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.models import MatchPointFormat
-from scoring.services import copy_format
 from tests.factories import EventFactory, event_with_field
 from tournaments import services
-from tournaments.models import Event
+from tournaments.models import Event, MatchPointFormat
+from tournaments.services import copy_format
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from scoring.tiebreakers import REGISTRY, Game, RankingContext, rank, validate_chain
+from tournaments.tiebreakers import REGISTRY, Game, RankingContext, rank, validate_chain
 
 
 def line(gp=0, won=0, spread=0, skunks_won=0, skunks_suffered=0):

@@ -1,4 +1,4 @@
-"""The four match-point formats of spec/cribbage.md, built in for every club."""
+"""The four match-point formats of ACC and free play, built in for every club."""
 
 from django.db import migrations
 
@@ -12,7 +12,7 @@ BUILTIN = [
 
 
 def add_formats(apps, schema_editor):
-    MatchPointFormat = apps.get_model("scoring", "MatchPointFormat")
+    MatchPointFormat = apps.get_model("tournaments", "MatchPointFormat")
     for code, name, win, skunk, double, triple, wins_match in BUILTIN:
         MatchPointFormat.objects.update_or_create(
             code=code,
@@ -29,9 +29,9 @@ def add_formats(apps, schema_editor):
 
 
 def remove_formats(apps, schema_editor):
-    apps.get_model("scoring", "MatchPointFormat").objects.filter(builtin=True).delete()
+    apps.get_model("tournaments", "MatchPointFormat").objects.filter(builtin=True).delete()
 
 
 class Migration(migrations.Migration):
-    dependencies = [("scoring", "0002_initial")]
+    dependencies = [("tournaments", "0001_initial")]
     operations = [migrations.RunPython(add_formats, remove_formats)]
