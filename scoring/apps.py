@@ -5,3 +5,15 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self) -> None:
+        # Tournaments announces changed results and asks for rankings through its hooks; it
+        # never imports scoring, so the wiring happens here.
+        from tournaments import hooks
+
+        from . import selectors, services
+
+        hooks.results_changed_signal.connect(
+            services.on_results_changed, dispatch_uid="scoring.queue_standings"
+        )
+        hooks.register_ranking_provider(selectors.current_ranking)

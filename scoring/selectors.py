@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from tournaments.hooks import RankedEntry
+
 from .models import Standing, StandingsSnapshot
 
 
@@ -61,3 +63,19 @@ def standings_with_movement(event_id: int, after_game: int | None = None) -> lis
     for row in rows:
         row.movement = moved.get(row.entry_id, 0)  # type: ignore[attr-defined]
     return rows
+
+
+def current_ranking(event_id: int) -> list[RankedEntry]:
+    """The event's ranking on every committed result (the provider of
+    ``tournaments.hooks.current_ranking``): the snapshots are brought up to date first, in
+    the caller's transaction, so the cut and the Swiss draw never read a stale table."""
+    from .services import recompute_standings
+
+    recompute_standings(event_id)
+    rows = standings_for_event(event_id).values_list(
+        "entry_id", "rank", "game_points", "chips", "entry__withdrawn"
+    )
+    return [
+        RankedEntry(entry_id=pk, rank=rank, score=points if chips is None else chips, withdrawn=w)
+        for pk, rank, points, chips, w in rows
+    ]

@@ -397,3 +397,8 @@ def recompute_standings(event_id: int) -> int:
             written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game)
             _python_passes(snapshot, chain, event.seed)
     return written
+
+
+def on_results_changed(sender, *, event_id: int, **kwargs) -> None:
+    """Receiver of ``tournaments.hooks.results_changed_signal``: queue the recompute."""
+    queue_standings(event_id)

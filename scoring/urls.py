@@ -3,6 +3,10 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("events/<int:event_id>/", views.event_public, name="event"),
+    path("events/<int:event_id>/standings/", views.standings_fragment, name="event-standings"),
+    path("events/<int:event_id>/projector/", views.projector, name="event-projector"),
+    path("td/events/<int:event_id>/standings/", views.td_standings, name="td-standings"),
     path("seasons/", views.season_list, name="season-list"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/recompute/", views.season_recompute, name="season-recompute"),

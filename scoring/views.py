@@ -1,4 +1,5 @@
-"""Season pages: the public season tables, and the TD's recompute button."""
+"""Standings pages (public event page, HTMX fragment, projector, the TD's panel) and season
+pages (public season tables, the TD's recompute button)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,68 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments import selectors
 from tournaments.selectors import clubs_directed_by
 
 from .models import Season
 from .seasons import season_events
+from .selectors import games_with_snapshots, standings_with_movement
+
+
+def _standings_context(event, after_game: int | None = None) -> dict:
+    latest = selectors.latest_round(event)
+    return {
+        "event": event,
+        "standings": standings_with_movement(event.pk, after_game),
+        "latest_game": latest.number if latest else 0,
+        "snapshot_games": games_with_snapshots(event.pk),
+        "after_game": after_game,
+    }
+
+
+def _after_game(request: HttpRequest) -> int | None:
+    value = request.GET.get("after", "")
+    return int(value) if value.isdigit() else None
+
+
+@require_GET
+def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Public page of an event: standings (when published) and the seating of every game."""
+    event = selectors.public_event(event_id)
+    context = _standings_context(event, _after_game(request)) | {
+        "rounds": selectors.rounds_with_tables(event, released_only=True),
+        "sessions": selectors.stoppa_sessions(event, released_only=True) if event.is_stoppa else [],
+        "bracket": selectors.event_bracket(event),
+        "public": True,
+    }
+    return render(request, "scoring/event_public.html", context)
+
+
+@require_GET
+def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The standings table alone, polled by HTMX so the page follows the results."""
+    event = selectors.public_event(event_id)
+    context = _standings_context(event, _after_game(request)) | {"public": True}
+    return render(request, "scoring/standings.html#standings-table", context)
+
+
+@require_GET
+def projector(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Standings in large type for the projector, refreshing itself."""
+    event = selectors.public_event(event_id)
+    return render(request, "scoring/projector.html", _standings_context(event) | {"public": True})
+
+
+@login_required
+@require_GET
+def td_standings(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The TD's provisional standings (published or not), loaded into the TD's event page."""
+    event = selectors.directed_event(request.user, event_id)
+    context = _standings_context(event) | {"public": False}
+    return render(request, "scoring/standings.html#standings-table", context)
+
+
+# --- Seasons ------------------------------------------------------------------------------------
 
 
 def _pending(request: HttpRequest, season: Season) -> float | None:

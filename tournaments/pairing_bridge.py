@@ -14,13 +14,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.db.models import Count, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
 
-from . import pairing
+from . import hooks, pairing
 from .models import (
     Bracket,
     Entry,
@@ -114,30 +113,19 @@ def names_of(event: Event) -> dict[int, str]:
 
 
 def swiss_order(event: Event, players: Iterable[int]) -> tuple[list[int], dict[int, int]]:
-    """The field by the results so far (game points, games won, net spread) and each score.
+    """The field in the order of the event's own ranking chain, and each player's score.
 
-    Read from the results themselves (two aggregates), not the standings job's table, so a
-    draw right after the last result never pairs on standings that are still being rebuilt.
+    The ranking is computed on every committed result at draw time (not read from a
+    standings table a job may still be rebuilding), so the draw right after the last result
+    pairs on the final standings of that game.
     """
-    results = GameResult.objects.filter(table__round__event=event)
-    points: Counter = Counter()
-    won: Counter = Counter()
-    spread: Counter = Counter()
-    for pk, gp, n, plus in results.values_list("winner_id").annotate(
-        Sum("winner_points"), Count("id"), Sum("margin")
-    ):
-        points[pk] += gp
-        won[pk] += n
-        spread[pk] += plus
-    for pk, gp, minus in (
-        results.filter(loser__isnull=False)
-        .values_list("loser_id")
-        .annotate(Sum("loser_points"), Sum("margin"))
-    ):
-        points[pk] += gp
-        spread[pk] -= minus
-    order = sorted(players, key=lambda pk: (-points[pk], -won[pk], -spread[pk], pk))
-    return order, {pk: points[pk] for pk in order}
+    field = set(players)
+    ranking = [row for row in hooks.current_ranking(event.pk) if row.entry_id in field]
+    ranked = {row.entry_id for row in ranking}
+    # A late entry not yet in the standings joins at the bottom, in entry order.
+    order = [row.entry_id for row in ranking] + sorted(field - ranked)
+    scores = {row.entry_id: row.score for row in ranking}
+    return order, {pk: scores.get(pk, 0) for pk in order}
 
 
 # --- Seating a game ------------------------------------------------------------------------------

@@ -14,10 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from scoring.services import queue_standings
 from tournaments.outcome import OutcomeError, game_outcome
 
-from . import pairing
+from . import hooks, pairing, tiebreakers
 from . import pairing_bridge as bridge
 from .models import (
     Bracket,
@@ -142,7 +141,7 @@ def withdraw_entry(entry: Entry) -> Entry:
     bracket = Bracket.objects.select_for_update().filter(event=event).first()
     if bracket is not None and entry.pk in bracket.seeds:
         bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
-    queue_standings(entry.event_id)
+    hooks.results_changed(entry.event_id)
     return entry
 
 
@@ -187,7 +186,7 @@ def _draw(event: Event, number: int, *, draft: bool) -> Round:
         event, number=number, seed=seed, seating=seating, history=history, draft=draft
     )
     if not draft and bridge.score_byes(round_):
-        queue_standings(event.pk)
+        hooks.results_changed(event.pk)
     if event.status == Event.Status.DRAFT:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
@@ -235,7 +234,7 @@ def redraw_game(round_: Round) -> Round:
         )
     draft, number = latest.is_draft, latest.number
     latest.delete()
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return _draw(event, number, draft=draft)
 
 
@@ -272,7 +271,7 @@ def release_game(round_: Round) -> Round:
     round_.released_at = timezone.now()
     round_.save(update_fields=["status", "released_at"])
     if bridge.score_byes(round_):
-        queue_standings(event.pk)
+        hooks.results_changed(event.pk)
     return round_
 
 
@@ -475,7 +474,7 @@ def record_result(
         result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
     except IntegrityError:
         raise ServiceError("conflict", _("The result could not be saved; try again.")) from None
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return result
 
 
@@ -499,7 +498,7 @@ def finish_event(event: Event) -> Event:
         raise ServiceError("previous_game_open", _("Some tables still have no result."))
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return event
 
 
@@ -515,15 +514,13 @@ def set_standings_published(event: Event, published: bool) -> Event:
 @transaction.atomic
 def set_ranking_chain(event: Event, keys: list[str]) -> Event:
     """Set the event's tiebreakers, in order, and re-rank its standings."""
-    from tournaments.tiebreakers import validate_chain
-
     event = _locked_event(event)
     try:
-        event.tiebreakers = list(validate_chain(k.strip() for k in keys if k.strip()))
+        event.tiebreakers = list(tiebreakers.validate_chain(k.strip() for k in keys if k.strip()))
     except ValueError as exc:
         raise ServiceError("bad_ranking_chain", str(exc), field="tiebreakers") from None
     event.save(update_fields=["tiebreakers"])
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return event
 
 
@@ -571,9 +568,6 @@ _PLAYOFF_FIELDS = {
 
 def _qualifying_seeds(event: Event, qualifiers: int | None) -> tuple[list[int], int]:
     """The qualifiers in seed order from the event's standings, and the number of entrants."""
-    from scoring.selectors import standings_for_event
-    from scoring.services import recompute_standings
-
     last = event.rounds.order_by("-number").first()
     if last is None:
         raise ServiceError(
@@ -588,8 +582,7 @@ def _qualifying_seeds(event: Event, qualifiers: int | None) -> tuple[list[int], 
             % {"game": last.number},
         )
     # The cut reads every committed result, not a standings table a job may still rebuild.
-    recompute_standings(event.pk)
-    rows = list(standings_for_event(event.pk).values_list("entry_id", "entry__withdrawn"))
+    rows = [(row.entry_id, row.withdrawn) for row in hooks.current_ranking(event.pk)]
     try:
         plan = pairing.plan_playoff(len(rows), qualifiers)
     except pairing.PairingError as exc:
@@ -609,10 +602,9 @@ def _ranking_of(event: Event, ranking_event: Event | None) -> list[int]:
     """This event's entries in the order of another event's standings (a named ranking)."""
     if ranking_event is None:
         return []
-    from scoring.selectors import standings_for_event
-
     by_player = dict(event.entries.values_list("player_id", "pk"))
-    order = standings_for_event(ranking_event.pk).values_list("entry__player_id", flat=True)
+    player_of = dict(ranking_event.entries.values_list("pk", "player_id"))
+    order = [player_of[row.entry_id] for row in hooks.current_ranking(ranking_event.pk)]
     return [by_player[p] for p in order if p in by_player]
 
 

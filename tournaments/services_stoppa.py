@@ -25,9 +25,8 @@ from django.utils.translation import gettext as _
 
 from games.stoppa import verify_deal
 from pegboard.errors import ServiceError
-from scoring.services import queue_standings
 
-from . import pairing
+from . import hooks, pairing
 from . import pairing_bridge as bridge
 from .models import Entry, Event, Round, StoppaSeat, StoppaTable
 
@@ -223,7 +222,7 @@ def redraw_session(round_: Round) -> Round:
         )
     draft, number = latest.is_draft, latest.number
     latest.delete()
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return _draw(event, number, draft=draft)
 
 
@@ -358,7 +357,7 @@ def _write_nets(
     row.entered_by = user if getattr(user, "is_authenticated", False) else None
     row.entered_at = timezone.now()
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return row
 
 
@@ -518,5 +517,5 @@ def clear_session_nets(event: Event, *, table: StoppaTable | int) -> StoppaTable
     row.seats.update(net=None)
     row.source, row.deals, row.entered_by, row.entered_at = StoppaTable.Source.NONE, [], None, None
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
-    queue_standings(event.pk)
+    hooks.results_changed(event.pk)
     return row

@@ -4,9 +4,6 @@ from . import views, views_stoppa
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("events/<int:event_id>/", views.event_public, name="event"),
-    path("events/<int:event_id>/standings/", views.standings_fragment, name="event-standings"),
-    path("events/<int:event_id>/projector/", views.projector, name="event-projector"),
     path("td/events/<int:event_id>/", views.td_event, name="td-event"),
     path("td/events/<int:event_id>/draw/", views.td_draw, name="td-draw"),
     path("td/events/<int:event_id>/finish/", views.td_finish, name="td-finish"),

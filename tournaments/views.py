@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from pegboard.errors import ServiceError
-from scoring.selectors import games_with_snapshots, standings_with_movement
 from tournaments.tiebreakers import REGISTRY as TIEBREAKERS
 
 from . import selectors, services
@@ -38,52 +37,6 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _standings_context(event, after_game: int | None = None) -> dict:
-    latest = selectors.latest_round(event)
-    return {
-        "event": event,
-        "standings": standings_with_movement(event.pk, after_game),
-        "latest_game": latest.number if latest else 0,
-        "snapshot_games": games_with_snapshots(event.pk),
-        "after_game": after_game,
-    }
-
-
-def _after_game(request: HttpRequest) -> int | None:
-    value = request.GET.get("after", "")
-    return int(value) if value.isdigit() else None
-
-
-@require_GET
-def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Public page of an event: standings (when published) and the seating of every game."""
-    event = selectors.public_event(event_id)
-    context = _standings_context(event, _after_game(request)) | {
-        "rounds": selectors.rounds_with_tables(event, released_only=True),
-        "sessions": selectors.stoppa_sessions(event, released_only=True) if event.is_stoppa else [],
-        "bracket": selectors.event_bracket(event),
-        "public": True,
-    }
-    return render(request, "tournaments/event_public.html", context)
-
-
-@require_GET
-def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The standings table alone, polled by HTMX so the page follows the results."""
-    event = selectors.public_event(event_id)
-    context = _standings_context(event, _after_game(request)) | {"public": True}
-    return render(request, "tournaments/standings.html#standings-table", context)
-
-
-@require_GET
-def projector(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Standings in large type for the projector, refreshing itself."""
-    event = selectors.public_event(event_id)
-    return render(
-        request, "tournaments/projector.html", _standings_context(event) | {"public": True}
-    )
-
-
 # --- TD pages ------------------------------------------------------------------------------------
 
 
@@ -96,8 +49,8 @@ def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(
         request,
         "tournaments/td_event.html",
-        _standings_context(event)
-        | {
+        {
+            "event": event,
             "entries": selectors.event_entries(event),
             "latest": latest,
             "rounds": event.rounds.order_by("number"),

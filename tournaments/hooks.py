@@ -1,0 +1,53 @@
+"""What tournaments tells the apps above it, without importing them.
+
+Tournaments sits below scoring and results: it never imports them. When something that the
+standings depend on changes (a result, an entry, the ranking chain, the status), a service
+calls :func:`results_changed`; the scoring app subscribes to :data:`results_changed_signal`
+in its ``AppConfig.ready()`` and queues the recompute once the transaction commits.
+
+The other direction (tournaments asking for a ranking: the cut to a playoff, a Swiss draw)
+goes through :func:`current_ranking`, whose provider the scoring app registers at start-up,
+so there is one ranking code path: the standings snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.dispatch import Signal
+
+# Sent with ``event_id``: the results of that event (or what ranks them) changed.
+results_changed_signal = Signal()
+
+
+def results_changed(event_id: int) -> None:
+    """Announce that the standings of ``event_id`` need recomputing (after commit)."""
+    results_changed_signal.send(sender=results_changed, event_id=event_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedEntry:
+    """One entry of an event's current ranking, best first."""
+
+    entry_id: int
+    rank: int
+    score: int  # the event's primary score (game points for cribbage, chips for Stoppa)
+    withdrawn: bool
+
+
+RankingProvider = Callable[[int], list[RankedEntry]]
+_ranking_provider: RankingProvider | None = None
+
+
+def register_ranking_provider(provider: RankingProvider) -> None:
+    """Called once by the scoring app: how to rank an event's entries right now."""
+    global _ranking_provider
+    _ranking_provider = provider
+
+
+def current_ranking(event_id: int) -> list[RankedEntry]:
+    """The event's ranking on every committed result, by its own ranking chain."""
+    if _ranking_provider is None:
+        raise RuntimeError("No ranking provider: is the scoring app installed?")
+    return _ranking_provider(event_id)
