@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
+from tournaments import kinds
 
 from .models import GrassRootsPoints, MasterPoints, Season, SeasonLedger, SpecialHand
 
@@ -95,7 +96,7 @@ def season_events(season: Season) -> QuerySet:
     return (
         Event.objects.filter(club=season.club, date__gte=season.start, date__lte=season.end)
         .exclude(status=Event.Status.DRAFT)
-        .exclude(game=Event.Game.STOPPA)
+        .filter(game__in=[kind.key for kind in kinds.all_kinds() if kind.seasons])
     )
 
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tournaments import tiebreakers
+from tournaments.kinds import GameKind
 
 from .models import Standing, StandingsSnapshot
 
@@ -97,103 +97,6 @@ def queue_standings(event_id: int) -> None:
     transaction.on_commit(send, robust=True)
 
 
-def _tables() -> dict[str, str]:
-    from tournaments.models import Entry, GameResult, Round, StoppaSeat, StoppaTable, Table
-
-    return {
-        "entry": Entry._meta.db_table,
-        "result": GameResult._meta.db_table,
-        "table": Table._meta.db_table,
-        "round": Round._meta.db_table,
-        "standing": Standing._meta.db_table,
-        "stoppa_table": StoppaTable._meta.db_table,
-        "stoppa_seat": StoppaSeat._meta.db_table,
-    }
-
-
-def lines_sql(game: str = "cribbage") -> str:
-    """SQL for every entry's totals over games 1..%(n)s of event %(event)s.
-
-    The lines source depends on the event's game: two-player results for cribbage,
-    chip nets per seat for Stoppa (:func:`stoppa_lines_sql`). Both give the same columns.
-    """
-    if game == "stoppa":
-        return stoppa_lines_sql()
-    t = _tables()
-    return f"""
-        SELECT e.id AS entry_id,
-               COALESCE(w.points, 0) + COALESCE(l.points, 0) AS game_points,
-               COALESCE(w.won, 0) AS games_won,
-               COALESCE(l.lost, 0) AS games_lost,
-               COALESCE(w.plus, 0) - COALESCE(l.minus, 0) AS spread,
-               COALESCE(w.skunks, 0) AS skunks_won,
-               COALESCE(l.skunked, 0) AS skunks_suffered,
-               COALESCE(w.byes, 0) AS byes,
-               CAST(NULL AS INTEGER) AS chips,
-               CAST(NULL AS INTEGER) AS sessions_won,
-               CAST(NULL AS INTEGER) AS best_session
-          FROM {t["entry"]} e
-          LEFT JOIN (
-                SELECT r.winner_id AS id, SUM(r.winner_points) AS points, COUNT(*) AS won,
-                       SUM(r.margin) AS plus,
-                       SUM(CASE WHEN r.skunk_level > 0 THEN 1 ELSE 0 END) AS skunks,
-                       SUM(CASE WHEN r.kind = 'bye' THEN 1 ELSE 0 END) AS byes
-                  FROM {t["result"]} r
-                  JOIN {t["table"]} t ON t.id = r.table_id
-                  JOIN {t["round"]} g ON g.id = t.round_id
-                 WHERE g.event_id = %(event)s AND g.number <= %(n)s
-                 GROUP BY r.winner_id) w ON w.id = e.id
-          LEFT JOIN (
-                SELECT r.loser_id AS id, SUM(r.loser_points) AS points, COUNT(*) AS lost,
-                       SUM(r.margin) AS minus,
-                       SUM(CASE WHEN r.skunk_level > 0 THEN 1 ELSE 0 END) AS skunked
-                  FROM {t["result"]} r
-                  JOIN {t["table"]} t ON t.id = r.table_id
-                  JOIN {t["round"]} g ON g.id = t.round_id
-                 WHERE g.event_id = %(event)s AND g.number <= %(n)s AND r.loser_id IS NOT NULL
-                 GROUP BY r.loser_id) l ON l.id = e.id
-         WHERE e.event_id = %(event)s
-    """
-
-
-def stoppa_lines_sql() -> str:
-    """SQL for every entry's Stoppa totals over sessions 1..%(n)s of event %(event)s.
-
-    One aggregate over the seats with a net (tables of 3 to 6, no pairs assumed): total
-    chips, sessions played, sessions won (the best net at the table, a shared best counting for
-    each) and the best single session (0 for an entry that has not played yet).
-    """
-    t = _tables()
-    return f"""
-        SELECT e.id AS entry_id,
-               0 AS game_points,
-               COALESCE(s.won, 0) AS games_won,
-               COALESCE(s.played, 0) - COALESCE(s.won, 0) AS games_lost,
-               0 AS spread,
-               0 AS skunks_won,
-               0 AS skunks_suffered,
-               0 AS byes,
-               COALESCE(s.chips, 0) AS chips,
-               COALESCE(s.won, 0) AS sessions_won,
-               COALESCE(s.best, 0) AS best_session
-          FROM {t["entry"]} e
-          LEFT JOIN (
-                SELECT st.entry_id AS id, SUM(st.net) AS chips, COUNT(*) AS played,
-                       MAX(st.net) AS best,
-                       SUM(CASE WHEN st.net = m.top THEN 1 ELSE 0 END) AS won
-                  FROM {t["stoppa_seat"]} st
-                  JOIN {t["stoppa_table"]} t ON t.id = st.table_id
-                  JOIN {t["round"]} g ON g.id = t.round_id
-                  JOIN (SELECT table_id, MAX(net) AS top
-                          FROM {t["stoppa_seat"]}
-                         WHERE net IS NOT NULL
-                         GROUP BY table_id) m ON m.table_id = st.table_id
-                 WHERE g.event_id = %(event)s AND g.number <= %(n)s AND st.net IS NOT NULL
-                 GROUP BY st.entry_id) s ON s.id = e.id
-         WHERE e.event_id = %(event)s
-    """
-
-
 def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
     """The leading tiebreakers of the chain that SQL can rank by."""
     prefix = []
@@ -206,7 +109,7 @@ def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
 
 
 def insert_ranked_rows(
-    snapshot_id: int, event_id: int, n: int, chain: tuple[str, ...], game: str = "cribbage"
+    snapshot_id: int, event_id: int, n: int, chain: tuple[str, ...], kind: GameKind
 ) -> int:
     """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix."""
     prefix = _sql_prefix(chain)
@@ -226,9 +129,8 @@ def insert_ranked_rows(
         else "''"
     )
     rank = "RANK() OVER w" if prefix else "1"
-    t = _tables()
     sql = f"""
-        INSERT INTO {t["standing"]} (
+        INSERT INTO {Standing._meta.db_table} (
             snapshot_id, event_id, entry_id, rank, tied, separated_by, game_points, games_played,
             games_won, games_lost, spread, skunks_won, skunks_suffered, byes,
             chips, sessions_won, best_session)
@@ -239,7 +141,7 @@ def insert_ranked_rows(
                skunks_won, skunks_suffered, byes,
                chips, sessions_won,
                CASE WHEN games_won + games_lost > 0 THEN best_session END
-          FROM ({lines_sql(game)}) lines_
+          FROM ({kind.lines_sql()}) lines_
         WINDOW w AS (ORDER BY {order})
     """
     with connection.cursor() as cursor:
@@ -307,37 +209,11 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
 def _games(event) -> dict[int, tuple[str, bool]]:
     """Per game N with results: (fingerprint of what snapshot N depends on, game complete).
 
-    One query over the event's games: tables, results and the latest entry time per game.
+    One query over the event's games (the kind's own: tables, results, latest result time).
     """
-    from tournaments.models import Round
-
-    if event.game == "stoppa":
-        played = Q(stoppa_tables__number__isnull=False)
-        per_game = (
-            Round.objects.filter(event=event)
-            .annotate(
-                tables_n=Count("stoppa_tables", filter=played),
-                results_n=Count(
-                    "stoppa_tables", filter=played & Q(stoppa_tables__entered_at__isnull=False)
-                ),
-                last=Max("stoppa_tables__entered_at"),
-            )
-            .order_by("number")
-            .values_list("number", "tables_n", "results_n", "last")
-        )
-    else:
-        per_game = (
-            Round.objects.filter(event=event)
-            .annotate(
-                tables_n=Count("tables"),
-                results_n=Count("tables__result"),
-                last=Max("tables__result__entered_at"),
-            )
-            .order_by("number")
-            .values_list("number", "tables_n", "results_n", "last")
-        )
+    per_game = event.game_kind.round_stats(event)
     entries = event.entries.count()
-    chain = ",".join(event.tiebreakers or tiebreakers.default_chain(event.game))
+    chain = ",".join(event.ranking_chain)
     games: dict[int, tuple[str, bool]] = {}
     count, last = 0, None
     for number, tables_n, results_n, latest in per_game:
@@ -368,9 +244,7 @@ def recompute_standings(event_id: int) -> int:
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
             return 0
-        chain = tiebreakers.validate_chain(
-            event.tiebreakers or tiebreakers.default_chain(event.game)
-        )
+        chain = event.game_kind.validate_chain(event.ranking_chain)
         games = _games(event) or {0: (f"none|{event.entries.count()}", False)}
         existing = {s.after_game: s for s in StandingsSnapshot.objects.filter(event=event)}
         # Snapshots of games that no longer have results (a redraw) go.
@@ -394,7 +268,7 @@ def recompute_standings(event_id: int) -> int:
             snapshot.complete = complete
             snapshot.computed_at = now
             snapshot.save()
-            written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game)
+            written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game_kind)
             _python_passes(snapshot, chain, event.seed)
     return written
 

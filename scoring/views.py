@@ -42,8 +42,7 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
     """Public page of an event: standings (when published) and the seating of every game."""
     event = selectors.public_event(event_id)
     context = _standings_context(event, _after_game(request)) | {
-        "rounds": selectors.rounds_with_tables(event, released_only=True),
-        "sessions": selectors.stoppa_sessions(event, released_only=True) if event.is_stoppa else [],
+        "rounds": event.game_kind.public_rounds(event),
         "bracket": selectors.event_bracket(event),
         "public": True,
     }

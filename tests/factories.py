@@ -102,7 +102,7 @@ def stoppa_event_with_field(
 ) -> Event:
     """A Stoppa event with ``players`` checked-in entries (``names`` first, if given)."""
     event = EventFactory(
-        game=Event.Game.STOPPA,
+        game="stoppa",
         table_size=table_size,
         min_table_size=min_table_size,
         **event_kwargs,

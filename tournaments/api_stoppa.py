@@ -19,8 +19,10 @@ from rest_framework.response import Response
 from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
 
-from . import selectors, services_stoppa
+from . import selectors
+from .kinds.stoppa import STOPPA
 from .models import Round, StoppaSeat, StoppaTable
+from .services import stoppa as services_stoppa
 
 
 class StoppaSeatSerializer(serializers.ModelSerializer):
@@ -103,7 +105,7 @@ class StoppaSessions(_NotFoundFor404, generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
         event = selectors.public_event(self.kwargs["event_id"])
-        if not event.is_stoppa:
+        if not STOPPA.owns(event):
             raise NotFound(_("Not a Stoppa event."))
         return selectors.stoppa_sessions(event, released_only=True)
 
@@ -117,7 +119,7 @@ class StoppaResultCreate(_NotFoundFor404, generics.GenericAPIView):
     @extend_schema(request=StoppaResultInput, responses={201: StoppaTableSerializer})
     def post(self, request: Request, event_id: int) -> Response:
         event = selectors.directed_event(request.user, event_id)
-        if not event.is_stoppa:
+        if not STOPPA.owns(event):
             raise NotFound(_("Not a Stoppa event."))
         data = StoppaResultInput(data=request.data)
         data.is_valid(raise_exception=True)

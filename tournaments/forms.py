@@ -298,7 +298,7 @@ class StoppaNetsForm(ServiceForm):
 
     def save(self, event: Event, *, session: int, user):
         """Record the nets through the service; None (with the errors on the form) if refused."""
-        from . import services_stoppa
+        from .services import stoppa as services_stoppa
 
         return self.run(
             lambda: services_stoppa.record_session_nets(
@@ -336,7 +336,7 @@ class StoppaDealsForm(ServiceForm):
         return data
 
     def save(self, event: Event, *, session: int, user):
-        from . import services_stoppa
+        from .services import stoppa as services_stoppa
 
         return self.run(
             lambda: services_stoppa.record_session_deals(
@@ -360,6 +360,6 @@ class StoppaTableSizesForm(ServiceForm):
     )
 
     def save(self, event: Event):
-        from . import services_stoppa
+        from .services import stoppa as services_stoppa
 
         return self.run(lambda: services_stoppa.set_table_sizes(event, **self.cleaned_data))

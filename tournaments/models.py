@@ -8,12 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .tiebreakers import ACC_CHAIN, STOPPA_CHAIN, validate_chain
-
-
-def acc_chain() -> list[str]:
-    """The default ranking chain: game points, games won, net spread (ACC rules)."""
-    return list(ACC_CHAIN)
+from . import kinds
 
 
 def new_seed() -> int:
@@ -164,10 +159,6 @@ class Event(models.Model):
     """One event of a club: a club night, a sanctioned tournament (qualifying, then the cut to
     a playoff), a consolation, a playoff-only or internet-style bracket, or a round robin."""
 
-    class Game(models.TextChoices):
-        CRIBBAGE = "cribbage", _("Cribbage")
-        STOPPA = "stoppa", _("Stoppa")
-
     class Kind(models.TextChoices):
         CLUB_NIGHT = "club_night", _("Club night")
         SANCTIONED = "sanctioned", _("Sanctioned tournament (qualifying and playoff)")
@@ -195,7 +186,8 @@ class Event(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
-    game = models.CharField(_("game"), max_length=20, choices=Game, default=Game.CRIBBAGE)
+    # One of the registered game kinds (tournaments.kinds): what seats, scores and ranks it.
+    game = models.CharField(_("game"), max_length=20, choices=kinds.choices, default="cribbage")
     kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.CLUB_NIGHT)
     games_planned = models.PositiveSmallIntegerField(
         _("number of games"), default=9, help_text=_("Usually 9; between 4 and 22.")
@@ -220,11 +212,12 @@ class Event(models.Model):
     standings_published = models.BooleanField(_("standings published"), default=True)
     tiebreakers = models.JSONField(
         _("ranking chain"),
-        default=acc_chain,
+        default=list,
+        blank=True,
         help_text=_(
             "Tiebreaker keys in order, e.g. game_points, games_won, spread, skunks_won, "
             "head_to_head, buchholz, median_buchholz, most_recent, draw; for Stoppa: chips, "
-            "sessions_won, best_session."
+            "sessions_won, best_session. Empty: the game's own chain."
         ),
     )
     table_size = models.PositiveSmallIntegerField(
@@ -262,21 +255,22 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
 
-    def save(self, *args, **kwargs):
-        # A Stoppa event left on the cribbage default ranks by chips.
-        if self.game == self.Game.STOPPA and list(self.tiebreakers or []) == acc_chain():
-            self.tiebreakers = list(STOPPA_CHAIN)
-        super().save(*args, **kwargs)
+    @property
+    def game_kind(self) -> kinds.GameKind:
+        """What this event's game is: how it seats, scores and ranks (the registry's entry)."""
+        return kinds.get(self.game)
 
     @property
-    def is_stoppa(self) -> bool:
-        return self.game == self.Game.STOPPA
+    def ranking_chain(self) -> tuple[str, ...]:
+        """The tiebreakers in force: the TD's chain, or the game kind's own."""
+        return tuple(self.tiebreakers or self.game_kind.default_chain)
 
     def clean(self) -> None:
         from django.core.exceptions import ValidationError
 
         try:
-            self.tiebreakers = list(validate_chain(self.tiebreakers or []))
+            if self.tiebreakers:
+                self.tiebreakers = list(self.game_kind.validate_chain(self.tiebreakers))
         except (TypeError, ValueError) as exc:
             raise ValidationError({"tiebreakers": str(exc)}) from None
 

@@ -108,6 +108,17 @@ def active_entries(event: Event) -> list[Entry]:
     )
 
 
+def require_field(active: list[Entry], minimum: int, messages) -> None:
+    """Refuse a draw for fewer than ``minimum`` checked-in, active players."""
+    if len(active) < minimum:
+        raise ServiceError("too_few_players", str(messages.too_few) % {"n": minimum})
+
+
+def round_seed(event: Event, number: int) -> int:
+    """The seed of round ``number``: derived from the event's, so every draw reproduces."""
+    return (event.seed * 1_000_003 + number) % (2**31)
+
+
 def names_of(event: Event) -> dict[int, str]:
     return dict(event.entries.values_list("pk", "player__name"))
 

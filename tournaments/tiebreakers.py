@@ -11,20 +11,16 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 ACC_CHAIN = ("game_points", "games_won", "spread")
-# Stoppa (spec/stoppa.md 10.2): total chips, then sessions won, then the best single session.
+# Stoppa: total chips, then sessions won, then the best single session.
 STOPPA_CHAIN = ("chips", "sessions_won", "best_session")
-
-
-def default_chain(game: str = "cribbage") -> tuple[str, ...]:
-    """The ranking chain an event of ``game`` starts with."""
-    return STOPPA_CHAIN if game == "stoppa" else ACC_CHAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,16 +232,24 @@ class DrawOfLots(Tiebreaker):
         return {e: random.Random(f"{context.seed}:lots:{e}").random() for e in group}
 
 
-def validate_chain(keys: Iterable[str]) -> tuple[str, ...]:
-    """The chain as a tuple of known keys; ValueError names an unknown or repeated one."""
+def validate_chain(keys: Iterable[str], allowed: Collection[str] | None = None) -> tuple[str, ...]:
+    """The chain as a tuple of known keys; ValueError names an unknown or repeated one.
+
+    ``allowed`` (a game kind's tiebreakers) refuses a key the kind cannot rank by, such as
+    chips in cribbage or head-to-head at Stoppa's tables of 3-6.
+    """
     chain = tuple(keys)
+    known = REGISTRY.keys() if allowed is None else [k for k in REGISTRY if k in allowed]
     for key in chain:
-        if key not in REGISTRY:
-            raise ValueError(f"Unknown tiebreaker {key!r}; known: {', '.join(sorted(REGISTRY))}.")
+        if key not in known:
+            raise ValueError(
+                gettext("Unknown tiebreaker %(key)r; known: %(known)s.")
+                % {"key": key, "known": ", ".join(sorted(known))}
+            )
     if len(set(chain)) != len(chain):
-        raise ValueError("A tiebreaker is listed twice.")
+        raise ValueError(gettext("A tiebreaker is listed twice."))
     if not chain:
-        raise ValueError("The ranking chain needs at least one tiebreaker.")
+        raise ValueError(gettext("The ranking chain needs at least one tiebreaker."))
     return chain
 
 

@@ -95,7 +95,7 @@ def td_draw(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _round_page(event) -> str:
     """The TD's page of one game: the result cards, or a Stoppa session's tables."""
-    return "td-session" if event.is_stoppa else "td-game"
+    return event.game_kind.round_page
 
 
 @login_required
@@ -192,8 +192,8 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     a plain post redirects on success and shows the page again with errors (HTTP 400).
     """
     event = selectors.directed_event(request.user, event_id)
-    if event.is_stoppa:
-        return redirect("td-session", event_id=event.pk, number=number)
+    if event.game_kind.round_page != "td-game":  # a kind with its own round page
+        return redirect(event.game_kind.round_page, event_id=event.pk, number=number)
     round_ = selectors.event_round(event, number)
     tables = list(selectors.tables_with_results(round_))
     if request.method != "POST":
@@ -242,9 +242,7 @@ def td_release(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        released = (
-            _("Session %(n)s is released.") if event.is_stoppa else _("Game %(n)s is released.")
-        )
+        released = str(event.game_kind.messages.released)
         messages.success(request, released % {"n": number})
     return redirect(_round_page(event), event_id=event.pk, number=number)
 
@@ -274,8 +272,8 @@ def td_swap(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
 def td_seating(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     """The seating of one game, to print and pin up: by table and by player name."""
     event = selectors.directed_event(request.user, event_id)
-    if event.is_stoppa:
-        return redirect("td-session", event_id=event.pk, number=number)
+    if event.game_kind.round_page != "td-game":
+        return redirect(event.game_kind.round_page, event_id=event.pk, number=number)
     round_ = selectors.event_round(event, number)
     tables, by_name = selectors.seating_list(round_)
     return render(

@@ -12,10 +12,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors
 from .forms import StoppaDealsForm, StoppaNetsForm, StoppaTableSizesForm
+from .kinds.stoppa import STOPPA
 
 
 def _stoppa_event(event):
-    if not event.is_stoppa:
+    if not STOPPA.owns(event):
         raise Http404("Not a Stoppa event.")
     return event
 

@@ -19,8 +19,9 @@ from pegboard.errors import ServiceError
 from scoring.selectors import standings_for_event
 from scoring.services import recompute_standings
 from tests.factories import ClubFactory, UserFactory, event_with_field, stoppa_event_with_field
-from tournaments import services, services_stoppa
+from tournaments import services
 from tournaments.models import Event, Round, StoppaSeat, StoppaTable
+from tournaments.services import stoppa as services_stoppa
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ def table_at(round_: Round, number: int) -> StoppaTable:
 
 def test_a_field_of_17_is_seated_at_tables_of_3_to_4_and_everyone_once():
     event = stoppa_event_with_field(17, table_size=4, min_table_size=3)
-    assert event.tiebreakers == ["chips", "sessions_won", "best_session"]
+    assert event.ranking_chain == ("chips", "sessions_won", "best_session")
     round_ = services.draw_next_game(event)  # the TD's usual button dispatches to Stoppa
     assert round_.method == "stoppa" and not round_.is_draft
     tables = tables_of(round_)

@@ -2,7 +2,9 @@
 
 from django import template
 
+from tournaments.models import Event
 from tournaments.outcome import format_spread
+from tournaments.tiebreakers import describe
 
 register = template.Library()
 
@@ -16,9 +18,13 @@ def spread(value: int | None) -> str:
 @register.filter
 def tiebreaker_name(key: str) -> str:
     """The name of a tiebreaker of the ranking chain, for people."""
-    from tournaments.tiebreakers import describe
-
     return describe(key)
+
+
+@register.filter
+def round_label(event: Event, number: int) -> str:
+    """Round ``number`` of ``event`` in its game kind's words: Game 3, Session 3."""
+    return event.game_kind.round_label(int(number))
 
 
 @register.filter

@@ -1,14 +1,15 @@
 """Writes for Stoppa events: drawing sessions at tables of 3 to 6, and recording chip nets.
 
 A session is a :class:`Round` of a Stoppa event: one full rotation of the deal around each
-table (spec/stoppa.md 10.2), the players reseated between sessions by
+table (each player deals once), the players reseated between sessions by
 :func:`tournaments.pairing.draw_group_round` so they meet as evenly as possible. A table's
 result is each player's chip net for the session, typed by the TD or summed from verified deal
 records (``games.stoppa.verify_deal``); the nets of a table must sum to zero.
 
 Every public function is one transaction and raises :class:`ServiceError` for input the rules
 refuse, having written nothing. ``tournaments.services`` dispatches to the draw, redraw and
-release here for Stoppa events, so the TD's usual buttons work for both games.
+release here through the game-kind registry (``tournaments.kinds.stoppa``), so the TD's
+usual buttons work for every kind.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from django.utils.translation import gettext as _
 
 from games.stoppa import verify_deal
 from pegboard.errors import ServiceError
-
-from . import hooks, pairing
-from . import pairing_bridge as bridge
-from .models import Entry, Event, Round, StoppaSeat, StoppaTable
+from tournaments import hooks, pairing
+from tournaments import pairing_bridge as bridge
+from tournaments.kinds.stoppa import STOPPA
+from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 
 UserLike = AbstractBaseUser | AnonymousUser | None
 
@@ -40,7 +41,7 @@ def _locked_event(event: Event) -> Event:
 
 
 def _require_stoppa(event: Event) -> None:
-    if event.game != Event.Game.STOPPA:
+    if not STOPPA.owns(event):
         raise ServiceError("not_stoppa", _("This is not a Stoppa event."))
 
 
@@ -53,14 +54,14 @@ def open_tables(round_: Round) -> list[StoppaTable]:
     )
 
 
-def _has_results(round_: Round) -> bool:
+def has_results(round_: Round) -> bool:
     return round_.stoppa_tables.filter(entered_at__isnull=False).exists()
 
 
 # --- History and drawing -------------------------------------------------------------------------
 
 
-def load_history(event: Event, *, exclude: Round | None = None) -> tuple[Counter, Counter]:
+def shared_tables(event: Event, *, exclude: Round | None = None) -> tuple[Counter, Counter]:
     """How often each pair of entries shared a Stoppa table, and how often each sat out."""
     seats = StoppaSeat.objects.filter(round__event=event)
     if exclude is not None:
@@ -81,41 +82,13 @@ def load_history(event: Event, *, exclude: Round | None = None) -> tuple[Counter
     return met, sat_out
 
 
-def _next_number(event: Event) -> int:
-    last = event.rounds.order_by("-number").first()
-    number = 1 if last is None else last.number + 1
-    if number > event.games_planned:
-        raise ServiceError(
-            "all_games_drawn",
-            _("All %(n)s sessions of this event have been drawn.") % {"n": event.games_planned},
-        )
-    if last is not None:
-        if last.is_draft:
-            raise ServiceError(
-                "previous_game_draft",
-                _("Session %(n)s is still a draft: release it or draw it again first.")
-                % {"n": last.number},
-            )
-        waiting = open_tables(last)
-        if waiting:
-            raise ServiceError(
-                "previous_game_open",
-                _("Session %(n)s still has tables without chip nets: %(tables)s.")
-                % {"n": last.number, "tables": ", ".join(str(t.number) for t in waiting)},
-            )
-    return number
-
-
-def _draw(event: Event, number: int, *, draft: bool) -> Round:
+def draw_tables(event: Event, number: int, *, draft: bool) -> Round:
+    """Seat session ``number`` at tables of ``min_table_size`` to ``table_size`` players,
+    reseating everyone so pairs who already shared a table meet again as little as possible."""
     active = bridge.active_entries(event)
-    low = event.min_table_size
-    if len(active) < low:
-        raise ServiceError(
-            "too_few_players",
-            _("At least %(n)s checked-in players are needed for a Stoppa table.") % {"n": low},
-        )
-    met, sat_out = load_history(event)
-    seed = (event.seed * 1_000_003 + number) % (2**31)
+    bridge.require_field(active, event.min_table_size, STOPPA.messages)
+    met, sat_out = shared_tables(event)
+    seed = bridge.round_seed(event, number)
     try:
         drawn = pairing.draw_group_round(
             [e.pk for e in active],
@@ -159,9 +132,6 @@ def _draw(event: Event, number: int, *, draft: bool) -> Round:
         released_at=None if draft else timezone.now(),
     )
     _write_tables(round_, drawn.tables, drawn.sitting_out, met)
-    if event.status == Event.Status.DRAFT:
-        event.status = Event.Status.RUNNING
-        event.save(update_fields=["status"])
     return round_
 
 
@@ -190,82 +160,6 @@ def _write_tables(
         for t, members in rows
         for position, pk in enumerate(members, start=1)
     )
-
-
-@transaction.atomic
-def draw_session(event: Event, *, draft: bool = False) -> Round:
-    """Seat the next session of a Stoppa event at tables of ``min_table_size`` to
-    ``table_size`` players, reseating everyone so pairs who already shared a table meet again
-    as little as possible. The previous session must be released and have every table's nets.
-    The draw is reproducible from the seed stored on the session.
-    """
-    event = _locked_event(event)
-    _require_stoppa(event)
-    if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
-    return _draw(event, _next_number(event), draft=draft)
-
-
-@transaction.atomic
-def redraw_session(round_: Round) -> Round:
-    """Draw the latest session again while no table has its nets (a draft stays a draft)."""
-    event = _locked_event(round_.event)
-    _require_stoppa(event)
-    latest = event.rounds.order_by("-number").first()
-    if latest is None or latest.pk != round_.pk:
-        raise ServiceError("not_latest_game", _("Only the latest session can be drawn again."))
-    if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
-    if _has_results(latest):
-        raise ServiceError(
-            "game_has_results", _("Session %(n)s already has results.") % {"n": latest.number}
-        )
-    draft, number = latest.is_draft, latest.number
-    latest.delete()
-    hooks.results_changed(event.pk)
-    return _draw(event, number, draft=draft)
-
-
-@transaction.atomic
-def release_session(round_: Round) -> Round:
-    """Show a draft session to the players; refused if the field changed since the draw."""
-    event = _locked_event(round_.event)
-    _require_stoppa(event)
-    round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
-    if not round_.is_draft:
-        raise ServiceError(
-            "already_released", _("Session %(n)s is already released.") % {"n": round_.number}
-        )
-    seated = set(StoppaSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
-    if seated != {e.pk for e in bridge.active_entries(event)}:
-        raise ServiceError(
-            "draft_field_changed",
-            _(
-                "The field changed since session %(n)s was drafted (a late entry, a withdrawal "
-                "or a check-out): draw it again before releasing it."
-            )
-            % {"n": round_.number},
-        )
-    round_.status = Round.Status.RELEASED
-    round_.released_at = timezone.now()
-    round_.save(update_fields=["status", "released_at"])
-    return round_
-
-
-def redraw_draft_without(event: Event, entry: Entry) -> None:
-    """A withdrawal: a draft session that seats ``entry`` is drawn again without them."""
-    latest = event.rounds.order_by("-number").first()
-    if latest is None or not latest.is_draft:
-        return
-    if not StoppaSeat.objects.filter(round=latest, entry=entry).exists():
-        return
-    number = latest.number
-    latest.delete()
-    try:
-        with transaction.atomic():
-            _draw(event, number, draft=True)
-    except ServiceError:
-        pass  # the field left cannot be seated now: the TD draws again when it can
 
 
 @transaction.atomic

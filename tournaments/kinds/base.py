@@ -1,0 +1,110 @@
+"""What a game kind provides. Subclass :class:`GameKind` and register an instance."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.utils.functional import Promise
+
+if TYPE_CHECKING:
+    from tournaments.models import Event, Round
+
+
+@dataclass(frozen=True)
+class Messages:
+    """A kind's own words for its rounds (a cribbage "game", a Stoppa "session").
+
+    Whole sentences, each with ``%(n)s`` (or the names given), so every language can word
+    them its own way.
+    """
+
+    round_n: Promise  # "Game %(n)s"
+    all_drawn: Promise  # "All %(n)s games of this event have been drawn."
+    previous_draft: Promise  # "Game %(n)s is still a draft: release it or draw it again first."
+    previous_open: Promise  # "Game %(n)s still has open tables: %(tables)s."
+    has_results: Promise  # "Game %(n)s already has results."
+    already_released: Promise  # "Game %(n)s is already released."
+    released: Promise  # "Game %(n)s is released."
+    field_changed: Promise  # "The field changed since game %(n)s was drafted ..."
+    not_latest: Promise  # "Only the latest game can be drawn again."
+    too_few: Promise  # "At least %(n)s checked-in players are needed."
+
+
+class GameKind:
+    """One kind of game an event can be: cribbage (two-player tables), Stoppa (tables of 3-6).
+
+    Attributes describe the kind; methods do what differs between kinds. The services call
+    these inside their transaction, holding the event's row lock.
+    """
+
+    key: ClassVar[str]
+    label: ClassVar[Promise]
+    messages: ClassVar[Messages]
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+    default_chain: ClassVar[tuple[str, ...]]
+    tiebreakers: ClassVar[frozenset[str]]  # the keys a ranking chain of this kind may use
+    playoffs: ClassVar[bool] = False  # can cut to a playoff bracket
+    seasons: ClassVar[bool] = False  # counts for the club's season ledgers (Grass Roots)
+    # URL name of the TD's page of one round (kwargs event_id, number).
+    round_page: ClassVar[str]
+    # Template with the kind's partials: summary, public-seating, td-draw-label,
+    # standings-head, standings-row, td-settings (may be empty).
+    template: ClassVar[str]
+
+    def owns(self, event: Event) -> bool:
+        """Whether ``event`` is of this kind."""
+        return self.key == event.game
+
+    def round_label(self, number: int) -> str:
+        """``Game 3`` / ``Session 3`` in the active language."""
+        return str(self.messages.round_n) % {"n": number}
+
+    # --- Seating ---------------------------------------------------------------------------
+
+    def draw(self, event: Event, number: int, *, draft: bool) -> Round:
+        """Seat round ``number`` for the active field and write it (a draft, or released)."""
+        raise NotImplementedError
+
+    def seated(self, round_: Round) -> set[int]:
+        """Entry ids seated in ``round_`` (sitting out included)."""
+        raise NotImplementedError
+
+    def open_tables(self, round_: Round) -> list[Any]:
+        """Tables of ``round_`` still waiting for a result (each has a ``number``)."""
+        raise NotImplementedError
+
+    def has_results(self, round_: Round) -> bool:
+        """Whether any table of ``round_`` has a result the players produced (not a bye)."""
+        raise NotImplementedError
+
+    def public_rounds(self, event: Event) -> Iterable[Round]:
+        """The released rounds with what the public seating shows of them, prefetched."""
+        raise NotImplementedError
+
+    def on_release(self, round_: Round) -> bool:
+        """Called when a draft round is released; True when that recorded results (byes)."""
+        return False
+
+    # --- Standings -------------------------------------------------------------------------
+
+    def lines_sql(self) -> str:
+        """SQL for every entry's totals over rounds 1..%(n)s of event %(event)s.
+
+        Columns: entry_id, game_points, games_won, games_lost, spread, skunks_won,
+        skunks_suffered, byes, chips, sessions_won, best_session.
+        """
+        raise NotImplementedError
+
+    def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
+        """Per round, in order: (number, tables, tables with a result, latest result time)."""
+        raise NotImplementedError
+
+    def validate_chain(self, keys: Iterable[str]) -> tuple[str, ...]:
+        """The chain checked against the tiebreakers this kind allows (``ValueError``)."""
+        from tournaments.tiebreakers import validate_chain
+
+        return validate_chain(keys, allowed=self.tiebreakers)

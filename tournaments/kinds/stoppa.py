@@ -1,0 +1,132 @@
+"""Stoppa: tables of 3 to 6 players reseated every session; a table's result is every
+player's chip net, summing to zero. Ranked by chips, sessions won and the best session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.db.models import Count, Max, Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
+from tournaments.tiebreakers import STOPPA_CHAIN
+
+from .base import GameKind, Messages
+
+
+def _tables() -> dict[str, str]:
+    return {
+        "entry": Entry._meta.db_table,
+        "round": Round._meta.db_table,
+        "stoppa_table": StoppaTable._meta.db_table,
+        "stoppa_seat": StoppaSeat._meta.db_table,
+    }
+
+
+class Stoppa(GameKind):
+    """The Italian game Stoppa, played in sessions at tables of 3 to 6."""
+
+    key = "stoppa"
+    label = _("Stoppa")
+    min_seats, max_seats = 3, 6
+    default_chain = STOPPA_CHAIN
+    # Head-to-head and Buchholz need two-player games; a Stoppa table has 3 to 6 players.
+    tiebreakers = frozenset({*STOPPA_CHAIN, "draw"})
+    playoffs = False
+    seasons = False
+    round_page = "td-session"
+    template = "kinds/stoppa.html"
+    messages = Messages(
+        round_n=_("Session %(n)s"),
+        all_drawn=_("All %(n)s sessions of this event have been drawn."),
+        previous_draft=_("Session %(n)s is still a draft: release it or draw it again first."),
+        previous_open=_("Session %(n)s still has tables without chip nets: %(tables)s."),
+        has_results=_("Session %(n)s already has results."),
+        already_released=_("Session %(n)s is already released."),
+        released=_("Session %(n)s is released."),
+        field_changed=_(
+            "The field changed since session %(n)s was drafted (a late entry, a withdrawal "
+            "or a check-out): draw it again before releasing it."
+        ),
+        not_latest=_("Only the latest session can be drawn again."),
+        too_few=_("At least %(n)s checked-in players are needed for a Stoppa table."),
+    )
+
+    def draw(self, event: Event, number: int, *, draft: bool) -> Round:
+        from tournaments.services import stoppa
+
+        return stoppa.draw_tables(event, number, draft=draft)
+
+    def seated(self, round_: Round) -> set[int]:
+        return set(StoppaSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
+
+    def open_tables(self, round_: Round) -> list[StoppaTable]:
+        from tournaments.services import stoppa
+
+        return stoppa.open_tables(round_)
+
+    def has_results(self, round_: Round) -> bool:
+        from tournaments.services import stoppa
+
+        return stoppa.has_results(round_)
+
+    def public_rounds(self, event: Event) -> Iterable[Round]:
+        from tournaments import selectors
+
+        return selectors.stoppa_sessions(event, released_only=True)
+
+    def lines_sql(self) -> str:
+        """Every entry's Stoppa totals over sessions 1..%(n)s of event %(event)s.
+
+        One aggregate over the seats with a net (tables of 3 to 6, no pairs assumed): total
+        chips, sessions played, sessions won (the best net at the table, a shared best
+        counting for each) and the best single session (0 for an entry yet to play).
+        """
+        t = _tables()
+        return f"""
+            SELECT e.id AS entry_id,
+                   0 AS game_points,
+                   COALESCE(s.won, 0) AS games_won,
+                   COALESCE(s.played, 0) - COALESCE(s.won, 0) AS games_lost,
+                   0 AS spread,
+                   0 AS skunks_won,
+                   0 AS skunks_suffered,
+                   0 AS byes,
+                   COALESCE(s.chips, 0) AS chips,
+                   COALESCE(s.won, 0) AS sessions_won,
+                   COALESCE(s.best, 0) AS best_session
+              FROM {t["entry"]} e
+              LEFT JOIN (
+                    SELECT st.entry_id AS id, SUM(st.net) AS chips, COUNT(*) AS played,
+                           MAX(st.net) AS best,
+                           SUM(CASE WHEN st.net = m.top THEN 1 ELSE 0 END) AS won
+                      FROM {t["stoppa_seat"]} st
+                      JOIN {t["stoppa_table"]} t ON t.id = st.table_id
+                      JOIN {t["round"]} g ON g.id = t.round_id
+                      JOIN (SELECT table_id, MAX(net) AS top
+                              FROM {t["stoppa_seat"]}
+                             WHERE net IS NOT NULL
+                             GROUP BY table_id) m ON m.table_id = st.table_id
+                     WHERE g.event_id = %(event)s AND g.number <= %(n)s AND st.net IS NOT NULL
+                     GROUP BY st.entry_id) s ON s.id = e.id
+             WHERE e.event_id = %(event)s
+        """
+
+    def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
+        played = Q(stoppa_tables__number__isnull=False)
+        return (
+            Round.objects.filter(event=event)
+            .annotate(
+                tables_n=Count("stoppa_tables", filter=played),
+                results_n=Count(
+                    "stoppa_tables", filter=played & Q(stoppa_tables__entered_at__isnull=False)
+                ),
+                last=Max("stoppa_tables__entered_at"),
+            )
+            .order_by("number")
+            .values_list("number", "tables_n", "results_n", "last")
+        )
+
+
+STOPPA = Stoppa()

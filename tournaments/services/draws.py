@@ -1,0 +1,149 @@
+"""Drawing the games (rounds) of an event: the next one, again, released, seats swapped.
+
+What differs between game kinds (how tables are seated, when a round is complete) is asked
+of the event's kind (``tournaments.kinds``); the order of rounds, drafts and releases is the
+same for every kind and lives here, once.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pegboard.errors import ServiceError
+from tournaments import hooks
+from tournaments import pairing_bridge as bridge
+from tournaments.kinds import GameKind
+from tournaments.models import Entry, Event, Round
+
+from ._common import locked_event
+
+
+def next_round_number(event: Event, kind: GameKind) -> int:
+    """The number of the next round, once the previous one is released and complete."""
+    last = event.rounds.order_by("-number").first()
+    number = 1 if last is None else last.number + 1
+    words = kind.messages
+    if number > event.games_planned:
+        raise ServiceError("all_games_drawn", str(words.all_drawn) % {"n": event.games_planned})
+    if last is not None:
+        if last.is_draft:
+            raise ServiceError(
+                "previous_game_draft", str(words.previous_draft) % {"n": last.number}
+            )
+        waiting = kind.open_tables(last)
+        if waiting:
+            raise ServiceError(
+                "previous_game_open",
+                str(words.previous_open)
+                % {"n": last.number, "tables": ", ".join(str(t.number) for t in waiting)},
+            )
+    return number
+
+
+def _started(event: Event) -> None:
+    if event.status == Event.Status.DRAFT:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+
+
+@transaction.atomic
+def draw_next_game(event: Event, *, draft: bool = False) -> Round:
+    """Seat the next game for the checked-in, active entries, as the event's kind seats it.
+
+    The first draw starts a draft event. The previous game must be released and complete.
+    With ``draft`` the seating is the TD's to check, swap and draw again before
+    :func:`release_game` shows it to the players; without it the game is released at once (a
+    club night's usual flow). The draw is reproducible: its seed is stored on the game.
+    """
+    event = locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    kind = event.game_kind
+    round_ = kind.draw(event, next_round_number(event, kind), draft=draft)
+    _started(event)
+    return round_
+
+
+@transaction.atomic
+def redraw_game(round_: Round) -> Round:
+    """Throw away the latest game's seating and draw it again (a draft stays a draft).
+
+    Refused once the game has a played result: a released game with results is never redrawn.
+    """
+    event = locked_event(round_.event)
+    kind = event.game_kind
+    latest = event.rounds.order_by("-number").first()
+    if latest is None or latest.pk != round_.pk:
+        raise ServiceError("not_latest_game", str(kind.messages.not_latest))
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    if kind.has_results(latest):
+        raise ServiceError(
+            "game_has_results", str(kind.messages.has_results) % {"n": latest.number}
+        )
+    draft, number = latest.is_draft, latest.number
+    latest.delete()
+    hooks.results_changed(event.pk)
+    return kind.draw(event, number, draft=draft)
+
+
+@transaction.atomic
+def release_game(round_: Round) -> Round:
+    """Show a draft game to the players: results can be entered, byes are scored.
+
+    Refused when the draft seats a withdrawn or absent player or leaves an active one out
+    (draw it again or swap seats first).
+    """
+    event = locked_event(round_.event)
+    kind = event.game_kind
+    round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
+    if not round_.is_draft:
+        raise ServiceError(
+            "already_released", str(kind.messages.already_released) % {"n": round_.number}
+        )
+    if kind.seated(round_) != {e.pk for e in bridge.active_entries(event)}:
+        raise ServiceError(
+            "draft_field_changed", str(kind.messages.field_changed) % {"n": round_.number}
+        )
+    round_.status = Round.Status.RELEASED
+    round_.released_at = timezone.now()
+    round_.save(update_fields=["status", "released_at"])
+    if kind.on_release(round_):
+        hooks.results_changed(event.pk)
+    return round_
+
+
+@transaction.atomic
+def swap_seats(
+    round_: Round, player_a: Entry | int, player_b: Entry | int, *, confirm: bool = False
+) -> tuple[Round, list[str]]:
+    """Swap two seats of a draft game by hand; returns the game and what the swap breaks.
+
+    A swap that breaks nothing is applied at once. One that seats a repeat, a forbidden pair or
+    an unfair bye is refused with code ``swap_needs_confirmation`` (the problems in the
+    message) unless ``confirm`` is given; the problems are then kept as the game's notes.
+    """
+    event = locked_event(round_.event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
+    if not round_.is_draft:
+        raise ServiceError(
+            "round_released",
+            _("Game %(n)s is released: seats can only be swapped in a draft.")
+            % {"n": round_.number},
+        )
+    a = player_a.pk if isinstance(player_a, Entry) else player_a
+    b = player_b.pk if isinstance(player_b, Entry) else player_b
+    if not event.entries.filter(pk__in=[a, b]).count() == len({a, b}):
+        raise ServiceError("unknown_player", _("Choose two players of this event."), "player_a")
+    seating, problems = bridge.swap_in_round(round_, a, b)
+    if problems and not confirm:
+        raise ServiceError(
+            "swap_needs_confirmation",
+            _("This swap breaks the rules: %(problems)s Confirm to swap anyway.")
+            % {"problems": " ".join(problems)},
+            field="confirm",
+        )
+    bridge.rewrite_tables(round_, seating, problems)
+    return round_, problems

@@ -1,0 +1,281 @@
+"""Playoffs: the cut (or a random draw) into a bracket, its games, undo, the consolation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pegboard.errors import ServiceError
+from tournaments import hooks, pairing
+from tournaments import pairing_bridge as bridge
+from tournaments.models import Bracket, Entry, Event, PlayoffGame, PlayoffMatch
+from tournaments.outcome import OutcomeError, game_outcome
+
+from ._common import UserLike, locked_event
+
+_PLAYOFF_FIELDS = {
+    "bad_best_of": "best_of",
+    "too_many_qualifiers": "qualifiers",
+    "too_few_qualifiers": "qualifiers",
+    "too_few_players": "qualifiers",
+    "bad_options": "double_elimination",
+    "bracket_too_small": "third_place",
+}
+
+
+def _qualifying_seeds(event: Event, qualifiers: int | None) -> tuple[list[int], int]:
+    """The qualifiers in seed order from the event's standings, and the number of entrants."""
+    last = event.rounds.order_by("-number").first()
+    if last is None:
+        raise ServiceError(
+            "no_qualifying",
+            _("No qualifying game has been played: draw the bracket at random instead."),
+            field="source",
+        )
+    if last.is_draft or event.game_kind.open_tables(last):
+        raise ServiceError(
+            "qualifying_open",
+            _("Game %(game)s is not complete: the cut waits for every qualifying result.")
+            % {"game": last.number},
+        )
+    # The cut reads every committed result, not a standings table a job may still rebuild.
+    rows = [(row.entry_id, row.withdrawn) for row in hooks.current_ranking(event.pk)]
+    try:
+        plan = pairing.plan_playoff(len(rows), qualifiers)
+    except pairing.PairingError as exc:
+        raise bridge.service_error(exc, field="qualifiers") from None
+    # A withdrawn player cannot play on: the next in the ranking takes the place.
+    ranking = [pk for pk, withdrawn in rows if not withdrawn]
+    if len(ranking) < plan.qualifiers:
+        raise ServiceError(
+            "too_many_qualifiers",
+            _("Only %(n)s players are still in the event.") % {"n": len(ranking)},
+            field="qualifiers",
+        )
+    return ranking[: plan.qualifiers], len(rows)
+
+
+def _ranking_of(event: Event, ranking_event: Event | None) -> list[int]:
+    """This event's entries in the order of another event's standings (a named ranking)."""
+    if ranking_event is None:
+        return []
+    by_player = dict(event.entries.values_list("player_id", "pk"))
+    player_of = dict(ranking_event.entries.values_list("pk", "player_id"))
+    order = [player_of[row.entry_id] for row in hooks.current_ranking(ranking_event.pk)]
+    return [by_player[p] for p in order if p in by_player]
+
+
+@transaction.atomic
+def create_playoff(
+    event: Event,
+    *,
+    source: str | None = None,
+    qualifiers: int | None = None,
+    best_of: Sequence[int] = (3,),
+    side_best_of: int | None = None,
+    third_place: bool = False,
+    consolation: bool = False,
+    double_elimination: bool = False,
+    ranking_event: Event | None = None,
+) -> Bracket:
+    """The playoff of an event: the cut from its qualifying ranking, or a random draw.
+
+    ``source="qualifying"`` (the default once games were played) takes ceil(entrants / 4)
+    qualifiers (or ``qualifiers``) from the standings, seeded by rank, byes to the top seeds.
+    ``source="draw"`` (playoff-only and internet-style events) draws the checked-in field into
+    round one at random from a stored seed; byes go to the entrants highest in the standings
+    of ``ranking_event`` (a named ranking), if given. Options as in
+    :func:`tournaments.pairing.build_bracket`.
+    """
+    event = locked_event(event)
+    if Bracket.objects.filter(event=event).exists():
+        raise ServiceError("playoff_exists", _("This event already has its playoff."))
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    if source is None:
+        source = Bracket.Source.QUALIFYING if event.rounds.exists() else Bracket.Source.DRAW
+    if source not in Bracket.Source.values:
+        raise ServiceError("bad_source", _("Unknown way to seed the playoff."), field="source")
+    if ranking_event is not None and ranking_event.club_id != event.club_id:
+        raise ServiceError(
+            "unknown_ranking", _("Choose a ranking of this club."), field="ranking_event"
+        )
+    latest = event.rounds.order_by("-number").first()
+    if latest is not None and latest.is_draft:
+        raise ServiceError(
+            "previous_game_draft",
+            _("Game %(game)s is still a draft: release it or draw it again first.")
+            % {"game": latest.number},
+        )
+    bracket = Bracket(
+        event=event,
+        source=source,
+        best_of=[int(n) for n in best_of],
+        side_best_of=side_best_of,
+        third_place=third_place,
+        consolation=consolation,
+        double_elimination=double_elimination,
+        ranking_event=ranking_event,
+    )
+    if event.kind != Event.Kind.CLUB_NIGHT:
+        bracket.seed = (event.seed * 7_919 + 1) % (2**31)
+    try:
+        if source == Bracket.Source.QUALIFYING:
+            bracket.seeds, bracket.entrants = _qualifying_seeds(event, qualifiers)
+            pure = pairing.build_bracket(bracket.seeds, **bridge.bracket_options(bracket))
+        else:
+            players = [e.pk for e in bridge.active_entries(event)]
+            if qualifiers is not None and qualifiers != len(players):
+                raise ServiceError(
+                    "bad_qualifiers",
+                    _("A drawn bracket takes every checked-in player (%(n)s).")
+                    % {"n": len(players)},
+                    field="qualifiers",
+                )
+            pure = pairing.draw_playoff(
+                players,
+                seed=bracket.seed,
+                ranking=_ranking_of(event, ranking_event),
+                **bridge.bracket_options(bracket),
+            )
+            bracket.seeds, bracket.entrants = list(pure.seeds), len(players)
+    except pairing.PairingError as exc:
+        raise bridge.service_error(exc, field=_PLAYOFF_FIELDS.get(exc.code)) from None
+    bracket.save()
+    bridge.save_bracket(bracket, pure)
+    if event.status == Event.Status.DRAFT:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    return bracket
+
+
+def _locked_match(event: Event, match: PlayoffMatch | str) -> tuple[Bracket, PlayoffMatch]:
+    bracket = Bracket.objects.select_for_update().filter(event=event).first()
+    if bracket is None:
+        raise ServiceError("no_playoff", _("This event has no playoff yet."))
+    code = match.code if isinstance(match, PlayoffMatch) else str(match)
+    row = bracket.matches.select_for_update().filter(code=code).first()
+    if row is None:
+        raise ServiceError(
+            "unknown_match", _("There is no match %(code)s.") % {"code": code}, field="match"
+        )
+    return bracket, row
+
+
+@transaction.atomic
+def record_playoff_game(
+    event: Event,
+    *,
+    match: PlayoffMatch | str,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    user: UserLike = None,
+) -> PlayoffGame:
+    """Record one game of a playoff match; a decided match sends its players on at once.
+
+    With ``forfeit`` the game is forfeited by the other player (Rule 13.1: a player not at the
+    table forfeits the first game after 5 minutes, then one more every 15 minutes, so the TD
+    records one forfeit each time until the match is decided). Playoff games never change the
+    qualifying standings.
+    """
+    event = locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    bracket, row = _locked_match(event, match)
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    if row.decided:
+        raise ServiceError(
+            "match_decided", _("Match %(code)s is already decided.") % {"code": row.code}
+        )
+    if not row.ready:
+        raise ServiceError(
+            "match_not_ready",
+            _("Match %(code)s is still waiting for a player.") % {"code": row.code},
+        )
+    if winner_id not in (row.seat_a_id, row.seat_b_id):
+        raise ServiceError(
+            "winner_not_in_match",
+            _("That player is not playing in match %(code)s.") % {"code": row.code},
+            field="winner",
+        )
+    if forfeit:
+        loser_score = None
+    elif loser_score is None:
+        raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
+    else:
+        try:
+            game_outcome(event.match_point_format, event.target, loser_score)
+        except OutcomeError as exc:
+            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+    pure = bridge.pure_bracket(bracket)
+    try:
+        pure = pairing.record_game(pure, row.code, winner_id)
+    except pairing.PairingError as exc:
+        raise bridge.service_error(exc, field="winner") from None
+    game = PlayoffGame.objects.create(
+        match=row,
+        number=row.games.count() + 1,
+        winner_id=winner_id,
+        loser_score=loser_score,
+        forfeit=forfeit,
+        entered_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    bridge.save_bracket(bracket, pure)
+    return game
+
+
+@transaction.atomic
+def undo_playoff_game(event: Event, *, match: PlayoffMatch | str) -> None:
+    """Remove the last game of a match (a mistyped winner), while no later match has a game."""
+    event = locked_event(event)
+    bracket, row = _locked_match(event, match)
+    last = row.games.order_by("-number").first()
+    if last is None:
+        raise ServiceError("no_games", _("Match %(code)s has no game yet.") % {"code": row.code})
+    if row.decided:
+        later = [t.split(":")[0] for t in (row.winner_to, row.loser_to) if t]
+        if PlayoffGame.objects.filter(match__bracket=bracket, match__code__in=later).exists():
+            raise ServiceError(
+                "later_games",
+                _("The players of match %(code)s have already played on.") % {"code": row.code},
+            )
+    last.delete()
+    bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+
+
+@transaction.atomic
+def create_consolation(event: Event, *, name: str = "", games_planned: int = 9) -> Event:
+    """The consolation event: everyone of ``event`` who did not make its playoff (and has not
+    withdrawn), entered and checked in, with its own qualifying games and its own playoff."""
+    event = locked_event(event)
+    bracket = Bracket.objects.filter(event=event).first()
+    if bracket is None or bracket.source != Bracket.Source.QUALIFYING:
+        raise ServiceError(
+            "no_cut", _("The consolation is for those who missed the cut: make the cut first.")
+        )
+    if not 1 <= games_planned <= 40:
+        raise ServiceError(
+            "bad_games_planned", _("The number of games must be between 1 and 40."), "games_planned"
+        )
+    others = event.entries.filter(withdrawn=False).exclude(pk__in=bracket.seeds)
+    consolation = Event.objects.create(
+        club=event.club,
+        name=name.strip() or _("%(event)s - consolation") % {"event": event.name},
+        date=event.date,
+        game=event.game,
+        kind=Event.Kind.CONSOLATION,
+        games_planned=games_planned,
+        target=event.target,
+        match_point_format=event.match_point_format,
+        muggins=event.muggins,
+        tiebreakers=event.tiebreakers,
+        meetings_per_opponent=event.meetings_per_opponent,
+    )
+    Entry.objects.bulk_create(
+        Entry(event=consolation, player_id=pk, checked_in=True)
+        for pk in others.values_list("player_id", flat=True)
+    )
+    return consolation

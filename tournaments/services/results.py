@@ -1,0 +1,144 @@
+"""Recording the result of a two-player table: the winner and the loser's score, or a
+forfeit. Game points, spread and skunk level are derived here from the event's format."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from pegboard.errors import ServiceError
+from tournaments import hooks
+from tournaments.models import Entry, Event, GameResult, Table
+from tournaments.outcome import OutcomeError, game_outcome
+
+from ._common import UserLike, locked_event
+
+
+@transaction.atomic
+def record_result(
+    event: Event,
+    *,
+    table: Table | int,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    game_number: int | None = None,
+    user: UserLike = None,
+) -> GameResult:
+    """Record (or replace) the result of a table: the winner and the loser's score.
+
+    With ``forfeit`` the winner is awarded the format's forfeit win (2 game points, +10 in
+    ACC play) and no score is taken. Game points, spread and skunk level are derived here.
+    ``game_number``, when given, is the game the TD is entering results for: a table of
+    another game is refused.
+    """
+    event = locked_event(event)
+    table_id = table.pk if isinstance(table, Table) else table
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    try:
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round", "seat_a__player", "seat_b__player")
+            .get(pk=table_id, round__event=event)
+        )
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise ServiceError(
+            "unknown_table", _("There is no such table in this event."), field="table"
+        ) from None
+    if game_number is not None and table.round.number != game_number:
+        raise ServiceError(
+            "table_of_another_game",
+            _("Table %(table)s belongs to game %(other)s, not game %(game)s.")
+            % {"table": table.number or "-", "other": table.round.number, "game": game_number},
+            field="table",
+        )
+    if event.status != Event.Status.RUNNING:
+        raise ServiceError(
+            "event_not_running", _("Results can only be entered while the event is running.")
+        )
+    if table.round.is_draft:
+        raise ServiceError(
+            "round_not_released",
+            _("Game %(game)s is a draft: release it before entering results.")
+            % {"game": table.round.number},
+            field="table",
+        )
+    if table.is_bye:
+        raise ServiceError("bye_table", _("A bye has no result to enter."), field="table")
+    seats = {table.seat_a_id: table.seat_a, table.seat_b_id: table.seat_b}
+    if winner_id not in seats:
+        name = (
+            Entry.objects.filter(pk=winner_id, event=event)
+            .values_list("player__name", flat=True)
+            .first()
+        )
+        raise ServiceError(
+            "winner_not_at_table",
+            _("%(name)s is not at table %(table)s.")
+            % {"name": name or _("That player"), "table": table.number},
+            field="winner",
+        )
+    loser_id = next(pk for pk in seats if pk != winner_id)
+    fmt = event.match_point_format
+    if forfeit:
+        kind, loser_score_value = GameResult.Kind.FORFEIT, None
+        winner_points, margin, skunk = fmt.forfeit_points, fmt.forfeit_spread, 0
+    else:
+        if loser_score is None:
+            raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
+        try:
+            outcome = game_outcome(fmt, event.target, loser_score)
+        except OutcomeError as exc:
+            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+        kind, loser_score_value = GameResult.Kind.PLAYED, loser_score
+        winner_points, margin, skunk = outcome.winner_points, outcome.margin, outcome.skunk_level
+
+    values = {
+        "kind": kind,
+        "winner_id": winner_id,
+        "loser_id": loser_id,
+        "loser_score": loser_score_value,
+        "winner_points": winner_points,
+        "loser_points": 0,
+        "margin": margin,
+        "skunk_level": skunk,
+        "entered_by": user if getattr(user, "is_authenticated", False) else None,
+    }
+    try:
+        result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
+    except IntegrityError:
+        raise ServiceError("conflict", _("The result could not be saved; try again.")) from None
+    hooks.results_changed(event.pk)
+    return result
+
+
+@transaction.atomic
+def record_no_show(
+    event: Event, *, table: Table | int, absent: Entry | int, withdraw: bool = False, user=None
+) -> GameResult:
+    """A player did not come to their table: the opponent wins by forfeit (Rule 11.4b: 2 game
+    points, +10; the absent player -10). With ``withdraw`` the absent player is also withdrawn
+    from later games."""
+    event = locked_event(event)
+    table_id = table.pk if isinstance(table, Table) else table
+    absent_id = absent.pk if isinstance(absent, Entry) else absent
+    row = Table.objects.filter(pk=table_id, round__event=event).first()
+    if row is None:
+        raise ServiceError(
+            "unknown_table", _("There is no such table in this event."), field="table"
+        )
+    if row.is_bye:
+        raise ServiceError("bye_table", _("A bye has no result to enter."), field="table")
+    if absent_id not in (row.seat_a_id, row.seat_b_id):
+        raise ServiceError(
+            "not_at_table",
+            _("That player is not at table %(table)s.") % {"table": row.number},
+            field="absent",
+        )
+    opponent = row.seat_b_id if absent_id == row.seat_a_id else row.seat_a_id
+    result = record_result(event, table=row, winner=opponent, forfeit=True, user=user)
+    if withdraw:
+        from .entries import withdraw_entry
+
+        withdraw_entry(Entry.objects.get(pk=absent_id))
+    return result
