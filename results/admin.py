@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import AuditEntry, Dispute, PlayerKey, PrintJob, Scorekeeper, Submission
+from .models import Dispute, PlayerKey, PrintJob, Scorekeeper, Submission
 
 
 @admin.register(PlayerKey)
@@ -31,21 +31,6 @@ class DisputeAdmin(admin.ModelAdmin):
     list_display = ["table", "event", "opened_at", "ruled_at", "ruled_by"]
     list_filter = ["event"]
     raw_id_fields = ["table", "event", "ruling", "ruled_by"]
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ["at", "event", "actor", "action", "reason"]
-    list_filter = ["action", "event"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(PrintJob)

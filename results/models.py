@@ -1,5 +1,6 @@
 """Results reported from the table: private player keys, submissions (kept as versions),
-disputes with the TD's ruling, scorekeepers, and the audit log of every change."""
+disputes with the TD's ruling, scorekeepers and print jobs. The audit log of every change of
+a result is ``tournaments.AuditEntry``."""
 
 from __future__ import annotations
 
@@ -185,43 +186,6 @@ class Dispute(models.Model):
     @property
     def is_open(self) -> bool:
         return self.ruled_at is None
-
-
-class AuditEntry(models.Model):
-    """Who changed what, when, from what to what, and why."""
-
-    event = models.ForeignKey(
-        "tournaments.Event", on_delete=models.CASCADE, related_name="audit", verbose_name=_("event")
-    )
-    table = models.ForeignKey(
-        "tournaments.Table",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("table"),
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        verbose_name=_("user"),
-    )
-    actor = models.CharField(_("who"), max_length=150)
-    action = models.CharField(_("action"), max_length=40)
-    old = models.JSONField(_("old value"), null=True, blank=True)
-    new = models.JSONField(_("new value"), null=True, blank=True)
-    reason = models.CharField(_("reason"), max_length=300, blank=True)
-    at = models.DateTimeField(_("when"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["event", "-at", "-pk"]
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit log")
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
 
 
 class PrintJob(models.Model):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.db.models import Q
 from django.http import Http404
 
-from tournaments.models import Entry, Event, Round, Table
+from tournaments.models import AuditEntry, Entry, Event, Round, Table
 from tournaments.selectors import clubs_directed_by
 
-from .models import AuditEntry, Dispute, Scorekeeper, Submission
+from .models import Dispute, Scorekeeper, Submission
 
 
 def results_role(user, event_id: int) -> tuple[Event, str]:

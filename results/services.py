@@ -21,9 +21,25 @@ from games.cribbage import check_claim, verify_game
 from pegboard.errors import ServiceError
 from scoring import crosscheck
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Event, GameResult, Round, Table
+from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Table
+from tournaments.services.playoffs import correct_playoff_game, dependent_matches
+from tournaments.services.results import audit_values
 
-from .models import AuditEntry, Dispute, PlayerKey, Submission
+from .models import Dispute, PlayerKey, Submission
+
+__all__ = [
+    "confirm_opponent",
+    "correct",
+    "correct_playoff_game",
+    "dependent_matches",
+    "dispute",
+    "entry_for_key",
+    "import_paper_cards",
+    "key_for",
+    "keys_for",
+    "rule",
+    "submit",
+]
 
 SUBMISSIONS_PER_MINUTE = 12  # per key: a flood from one phone cannot take the event down
 
@@ -82,15 +98,6 @@ def _actor(entry: Entry | None, user) -> str:
     if user is not None and getattr(user, "is_authenticated", False):
         return user.get_username()
     return "?"
-
-
-def _values(sub: Submission | GameResult | None) -> dict | None:
-    if sub is None:
-        return None
-    forfeit = getattr(sub, "forfeit", None)
-    if forfeit is None:
-        forfeit = sub.kind == GameResult.Kind.FORFEIT
-    return {"winner": sub.winner_id, "loser_score": sub.loser_score, "forfeit": bool(forfeit)}
 
 
 def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, reason=""):
@@ -162,9 +169,18 @@ def _check_record(record) -> dict | None:
 
 
 def _confirm(
-    event: Event, table: Table, chosen: Submission, *, user=None, entry=None
+    event: Event,
+    table: Table,
+    chosen: Submission,
+    *,
+    action: str,
+    user=None,
+    entry=None,
+    reason: str = "",
 ) -> GameResult:
-    """Make ``chosen`` the table's confirmed version and record the result."""
+    """Make ``chosen`` the table's confirmed version and record the result through the one
+    result service (which audits it as ``action``; changing a recorded result needs
+    ``reason``)."""
     Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
@@ -177,17 +193,17 @@ def _confirm(
             chosen.save(update_fields=["status"])
     except IntegrityError:
         raise ServiceError("already_confirmed", _("This game was confirmed meanwhile.")) from None
-    old = _values(GameResult.objects.filter(table=table).first())
-    result = tournament_services.record_result(
+    return tournament_services.record_result(
         event,
         table=table,
         winner=chosen.winner_id,
         loser_score=chosen.loser_score,
         forfeit=chosen.forfeit,
         user=user,
+        action=action,
+        actor=_actor(entry, user),
+        reason=reason,
     )
-    _audit(event, table, action="confirmed", entry=entry, user=user, old=old, new=_values(chosen))
-    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +257,9 @@ def submit(
                 getattr(exc, "code", "bad_score"), str(exc), field="loser_score"
             ) from None
     report = _check_record(record)
-    if Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).exists():
+    # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
+    # changed by the TD with a reason; a player can still flag a dispute.
+    if GameResult.objects.filter(table=table).exists():
         raise ServiceError(
             "already_confirmed",
             _("This game is already confirmed; ask the tournament director to correct it."),
@@ -272,7 +290,7 @@ def submit(
         latest_mine.status = Submission.Status.SUPERSEDED
         latest_mine.save(update_fields=["status"])
     mine.save()
-    _audit(event, table, action="submitted", entry=entry, new=_values(mine))
+    _audit(event, table, action="submitted", entry=entry, new=audit_values(mine, table))
 
     opponent_id = next(iter(seats - {entry.pk}))
     theirs = (
@@ -283,7 +301,9 @@ def submit(
     if theirs is None:
         return SubmitOutcome(mine, "pending")
     if theirs.same_outcome(mine):
-        return SubmitOutcome(mine, "confirmed", _confirm(event, table, mine, entry=entry))
+        return SubmitOutcome(
+            mine, "confirmed", _confirm(event, table, mine, action="confirmed", entry=entry)
+        )
     _open_dispute(
         event, table, [mine, theirs], reason=_("The two players reported different results.")
     )
@@ -399,11 +419,10 @@ def rule(
             user=user,
             source=Submission.Source.TD,
         )
-    result = _confirm(event, table, chosen, user=user)
+    result = _confirm(event, table, chosen, action="ruled", user=user, reason=note)
     Dispute.objects.filter(table=table).update(
         ruling=chosen, ruled_by=user, ruled_at=timezone.now(), note=note[:300]
     )
-    _audit(event, table, action="ruled", user=user, new=_values(chosen), reason=note)
     return result
 
 
@@ -423,8 +442,7 @@ def correct(
         raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
     table_id = table.pk if isinstance(table, Table) else table
     table = _locked_table(event, table_id)
-    old = _values(GameResult.objects.filter(table=table).first())
-    if old is None:
+    if not GameResult.objects.filter(table=table).exists():
         raise ServiceError("nothing_to_correct", _("This game has no result yet."))
     chosen = _td_submission(
         event,
@@ -435,9 +453,7 @@ def correct(
         user=user,
         source=Submission.Source.TD,
     )
-    result = _confirm(event, table, chosen, user=user)
-    _audit(event, table, action="corrected", user=user, old=old, new=_values(chosen), reason=reason)
-    return result
+    return _confirm(event, table, chosen, action="corrected", user=user, reason=reason)
 
 
 @dataclass
@@ -533,7 +549,6 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
             )
             continue
         margin = abs(winners[0].spread)
-        old = _values(GameResult.objects.filter(table=table).first())
         chosen = _td_submission(
             event,
             table,
@@ -543,107 +558,13 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
             user=user,
             source=Submission.Source.PAPER,
         )
-        _confirm(event, table, chosen, user=user)
-        _audit(
+        _confirm(
             event,
             table,
+            chosen,
             action="paper_import",
             user=user,
-            old=old,
-            new=_values(chosen),
             reason=f"Rule 12.2 {clause}: {outcome.explanation}",
         )
         report.recorded.append(where | {"clause": clause, "explanation": outcome.explanation})
     return report
-
-
-def dependent_matches(bracket, code: str) -> list:
-    """The matches a match's result fed, directly or further on, that already have games."""
-    from tournaments.models import PlayoffMatch
-
-    matches = {m.code: m for m in PlayoffMatch.objects.filter(bracket=bracket)}
-    seen: list = []
-    queue = [code]
-    while queue:
-        current = matches.get(queue.pop(0))
-        if current is None:
-            continue
-        for target in (current.winner_to, current.loser_to):
-            nxt = target.split(":")[0] if target else ""
-            if nxt and nxt in matches and matches[nxt] not in seen:
-                seen.append(matches[nxt])
-                queue.append(nxt)
-    return [m for m in seen if m.games.exists()]
-
-
-@transaction.atomic
-def correct_playoff_game(
-    event: Event,
-    *,
-    match: str,
-    game_number: int,
-    user,
-    winner: Entry | int,
-    loser_score: int | None = None,
-    forfeit: bool = False,
-    reason: str,
-    reset_later: bool = False,
-) -> list[str]:
-    """Correct one game of a playoff match (TD only, with a reason).
-
-    If the match's result already fed later matches that have games, the correction is
-    refused with a warning that lists them; with ``reset_later`` those matches' games are
-    removed and the bracket is rebuilt. Returns the codes of the matches reset.
-    """
-    from tournaments import pairing_bridge as bridge
-    from tournaments.models import Bracket, PlayoffGame
-    from tournaments.outcome import OutcomeError, game_outcome
-
-    if not reason or not reason.strip():
-        raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    bracket = Bracket.objects.select_for_update().filter(event=event).first()
-    if bracket is None:
-        raise ServiceError("no_playoff", _("This event has no playoff yet."))
-    row = bracket.matches.filter(code=match).first()
-    game = row.games.filter(number=game_number).first() if row else None
-    if game is None:
-        raise ServiceError("unknown_game", _("There is no such playoff game."), field="match")
-    winner_id = winner.pk if isinstance(winner, Entry) else winner
-    if winner_id not in (row.seat_a_id, row.seat_b_id):
-        raise ServiceError(
-            "winner_not_in_match", _("That player is not in this match."), field="winner"
-        )
-    if not forfeit:
-        try:
-            game_outcome(event.match_point_format, event.target, loser_score)
-        except OutcomeError as exc:
-            raise ServiceError(exc.code, exc.message, field="loser_score") from None
-    later = dependent_matches(bracket, row.code)
-    if later and not reset_later:
-        raise ServiceError(
-            "resets_later_matches",
-            _("This correction resets the games already played in: %(codes)s. Confirm to go on.")
-            % {"codes": ", ".join(m.code for m in later)},
-        )
-    old = {"winner": game.winner_id, "loser_score": game.loser_score, "forfeit": game.forfeit}
-    PlayoffGame.objects.filter(match__in=later).delete()
-    game.winner_id = winner_id
-    game.loser_score = None if forfeit else loser_score
-    game.forfeit = forfeit
-    game.save(update_fields=["winner", "loser_score", "forfeit"])
-    try:
-        bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
-    except ServiceError:
-        raise
-    new = {"winner": winner_id, "loser_score": game.loser_score, "forfeit": forfeit}
-    _audit(
-        event,
-        None,
-        action="playoff_corrected",
-        user=user,
-        old=old | {"match": row.code},
-        new=new | {"match": row.code, "reset": [m.code for m in later]},
-        reason=reason,
-    )
-    return [m.code for m in later]

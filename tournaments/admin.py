@@ -5,6 +5,7 @@ from pegboard.errors import ServiceError
 
 from . import services
 from .models import (
+    AuditEntry,
     Bracket,
     Club,
     Entry,
@@ -218,3 +219,18 @@ class MatchPointFormatAdmin(admin.ModelAdmin):
                 self.message_user(request, exc.message, messages.ERROR)
             else:
                 self.message_user(request, _("Copied as %(code)s.") % {"code": copy.code})
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["at", "event", "actor", "action", "reason"]
+    list_filter = ["action", "event"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -156,10 +156,16 @@ class ResultInput(serializers.Serializer):
         required=False, allow_null=True, help_text="The loser's score (0 to target - 1)."
     )
     forfeit = serializers.BooleanField(default=False)
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="Why a result already recorded is changed (required to change one).",
+    )
 
 
 class ResultCreate(generics.GenericAPIView):
-    """Record (or replace) a table's result. Only a TD of the event's club may post."""
+    """Record (or change, with a reason) a table's result. Only a TD of the event's club."""
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = ResultInput
@@ -187,6 +193,7 @@ class ResultCreate(generics.GenericAPIView):
                 winner=values["winner"],
                 loser_score=values.get("loser_score"),
                 forfeit=values["forfeit"],
+                reason=values.get("reason", ""),
                 user=request.user,
             )
         except ServiceError as exc:

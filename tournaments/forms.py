@@ -41,6 +41,12 @@ class ResultForm(ServiceForm):
         ),
     )
     forfeit = forms.BooleanField(label=_("Forfeit"), required=False)
+    reason = forms.CharField(
+        label=_("Reason for the change"),
+        required=False,
+        max_length=300,
+        help_text=_("Needed to change a result already recorded."),
+    )
 
     def __init__(self, *args, table: Table | None = None, **kwargs):
         if table is not None:
@@ -69,6 +75,7 @@ class ResultForm(ServiceForm):
                 forfeit=self.cleaned_data["forfeit"],
                 game_number=game_number,
                 user=user,
+                reason=self.cleaned_data["reason"],
             )
         )
 

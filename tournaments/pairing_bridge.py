@@ -84,12 +84,12 @@ def load_history(event: Event, *, exclude: Round | None = None) -> History:
     tables = Table.objects.filter(round__event=event)
     if exclude is not None:
         tables = tables.exclude(round=exclude)
-    for game, a, b in tables.values_list("round__number", "seat_a_id", "seat_b_id"):
+    for number, a, b in tables.values_list("round__number", "seat_a_id", "seat_b_id"):
         if b is None:
             byes[a] += 1
         else:
             met[pair_key(a, b)] += 1
-        if game == 1:
+        if number == 1:
             first_field.extend(x for x in (a, b) if x is not None)
     return History(met, byes, sorted(first_field))
 

@@ -6,10 +6,9 @@ import pytest
 
 from pegboard.errors import ServiceError
 from results import services
-from results.models import AuditEntry
 from tests.factories import UserFactory, event_with_field
 from tournaments import services as tournament_services
-from tournaments.models import Event, PlayoffGame
+from tournaments.models import AuditEntry, Event, PlayoffGame
 
 pytestmark = pytest.mark.django_db
 

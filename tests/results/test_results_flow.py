@@ -8,11 +8,11 @@ from django.db.utils import IntegrityError
 
 from pegboard.errors import ServiceError
 from results import services
-from results.models import AuditEntry, Dispute, Submission
+from results.models import Dispute, Submission
 from scoring.selectors import standings_for_event
 from tests.factories import UserFactory, event_with_field
 from tournaments import services as tournament_services
-from tournaments.models import GameResult
+from tournaments.models import AuditEntry, GameResult
 
 pytestmark = pytest.mark.django_db
 
@@ -172,8 +172,9 @@ def test_corrections_need_a_reason_and_are_logged(game, django_capture_on_commit
             event, table=table, user=td, winner=table.seat_b, loser_score=80, reason="Miscount"
         )
     entry = AuditEntry.objects.get(action="corrected")
-    assert entry.old == {"winner": table.seat_a_id, "loser_score": 95, "forfeit": False}
-    assert entry.new == {"winner": table.seat_b_id, "loser_score": 80, "forfeit": False}
+    a, b = table.seat_a.player.name, table.seat_b.player.name
+    assert entry.old == {"winner": a, "loser": b, "loser_score": 95, "forfeit": False}
+    assert entry.new == {"winner": b, "loser": a, "loser_score": 80, "forfeit": False}
     assert (entry.user_id, entry.reason) == (td.pk, "Miscount")
     assert standings_for_event(event.pk).get(entry=table.seat_b).spread == 41
     with pytest.raises(ServiceError) as caught:

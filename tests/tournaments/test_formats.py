@@ -46,5 +46,7 @@ def test_a_short_game_to_61_uses_its_own_skunk_line():
     table = services.draw_next_game(event).tables.get()
     result = services.record_result(event, table=table, winner=table.seat_a, loser_score=30)
     assert (result.winner_points, result.margin, result.skunk_level) == (2, 31, 1)
-    result = services.record_result(event, table=table, winner=table.seat_a, loser_score=31)
+    result = services.record_result(
+        event, table=table, winner=table.seat_a, loser_score=31, reason="Miscounted crib"
+    )
     assert (result.winner_points, result.margin, result.skunk_level) == (1, 30, 0)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.urls import reverse
 
 from pegboard.errors import ServiceError
 from tests.factories import EntryFactory, EventFactory, event_with_field
 from tournaments import services
-from tournaments.models import Event, GameResult, Table
+from tournaments.models import AuditEntry, Event, GameResult, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +164,9 @@ def test_result_is_derived_and_can_be_corrected(running_game):
     result = services.record_result(event, table=table, winner=table.seat_b, loser_score=90)
     assert (result.winner_id, result.loser_id) == (table.seat_b_id, table.seat_a_id)
     assert (result.winner_points, result.margin, result.skunk_level) == (3, 31, 1)
-    result = services.record_result(event, table=table, winner=table.seat_a, loser_score=91)
+    result = services.record_result(
+        event, table=table, winner=table.seat_a, loser_score=91, reason="Winner mistyped"
+    )
     assert (result.winner_id, result.winner_points, result.margin, result.skunk_level) == (
         table.seat_a_id,
         2,
@@ -219,3 +222,47 @@ def test_late_entry_joins_the_next_game():
     round_ = services.draw_next_game(event)
     seated = {pk for pair in round_.tables.values_list("seat_a_id", "seat_b_id") for pk in pair}
     assert late.pk in seated
+
+
+def test_a_recorded_result_changes_only_with_a_reason_and_the_audit_names_the_players(
+    running_game, td_user
+):
+    """The data-integrity bug of the TD's game page: a confirmed 95 silently became a 60
+    skunk. Every path (game page, API, desk, players) goes through record_result."""
+    event, _, table = running_game
+    winner, loser = table.seat_a.player.name, table.seat_b.player.name
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=95, user=td_user)
+    with pytest.raises(ServiceError) as caught:
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=60)
+    assert caught.value.code == "reason_required" and caught.value.field == "reason"
+    assert winner in caught.value.message and "95" in caught.value.message
+    assert GameResult.objects.get(table=table).loser_score == 95  # nothing changed
+    # The same result again (a double tap) is no change and needs no reason.
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=95)
+
+    services.record_result(
+        event, table=table, winner=table.seat_a, loser_score=60, user=td_user, reason="Card 7"
+    )
+    assert GameResult.objects.get(table=table).skunk_level == 2  # 60: a double skunk
+    log = list(AuditEntry.objects.filter(table=table).order_by("pk"))
+    assert [(a.action, a.reason) for a in log] == [("entered", ""), ("corrected", "Card 7")]
+    assert log[1].old == {"winner": winner, "loser": loser, "loser_score": 95, "forfeit": False}
+    assert log[1].new == {"winner": winner, "loser": loser, "loser_score": 60, "forfeit": False}
+    assert log[1].actor == td_user.get_username()
+
+
+def test_the_td_game_page_asks_for_a_reason_to_overwrite_a_confirmed_result(
+    running_game, td_user, client
+):
+    event, round_, table = running_game
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=95)
+    url = reverse("td-game", args=[event.pk, round_.number])
+    post = {"table": table.pk, "winner": table.seat_a_id, "loser_score": 60}
+    refused = client.post(url, post)
+    assert refused.status_code == 400 and "give a reason" in refused.content.decode()
+    assert GameResult.objects.get(table=table).loser_score == 95
+    client.post(url, post | {"reason": "Score sheet says 60"})
+    assert GameResult.objects.get(table=table).loser_score == 60
+    assert AuditEntry.objects.get(table=table, action="corrected").reason == "Score sheet says 60"

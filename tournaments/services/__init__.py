@@ -30,6 +30,7 @@ from .events import (
     set_standings_published,
 )
 from .playoffs import (
+    correct_playoff_game,
     create_consolation,
     create_playoff,
     record_playoff_game,
@@ -40,6 +41,7 @@ from .results import record_no_show, record_result
 __all__ = [
     "add_forbidden_pair",
     "copy_format",
+    "correct_playoff_game",
     "create_consolation",
     "create_playoff",
     "draw_next_game",

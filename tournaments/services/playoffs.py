@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
-from tournaments.models import Bracket, Entry, Event, PlayoffGame, PlayoffMatch
+from tournaments.models import AuditEntry, Bracket, Entry, Event, PlayoffGame, PlayoffMatch
 from tournaments.outcome import OutcomeError, game_outcome
 
 from ._common import UserLike, locked_event
@@ -279,3 +279,97 @@ def create_consolation(event: Event, *, name: str = "", games_planned: int = 9) 
         for pk in others.values_list("player_id", flat=True)
     )
     return consolation
+
+
+def dependent_matches(bracket, code: str) -> list:
+    """The matches a match's result fed, directly or further on, that already have games."""
+    matches = {m.code: m for m in PlayoffMatch.objects.filter(bracket=bracket)}
+    seen: list = []
+    queue = [code]
+    while queue:
+        current = matches.get(queue.pop(0))
+        if current is None:
+            continue
+        for target in (current.winner_to, current.loser_to):
+            nxt = target.split(":")[0] if target else ""
+            if nxt and nxt in matches and matches[nxt] not in seen:
+                seen.append(matches[nxt])
+                queue.append(nxt)
+    return [m for m in seen if m.games.exists()]
+
+
+@transaction.atomic
+def correct_playoff_game(
+    event: Event,
+    *,
+    match: str,
+    game_number: int,
+    user,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    reason: str,
+    reset_later: bool = False,
+) -> list[str]:
+    """Correct one game of a playoff match (TD only, with a reason).
+
+    If the match's result already fed later matches that have games, the correction is
+    refused with a warning that lists them; with ``reset_later`` those matches' games are
+    removed and the bracket is rebuilt. Returns the codes of the matches reset.
+    """
+    if not reason or not reason.strip():
+        raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
+    event = locked_event(event)
+    bracket = Bracket.objects.select_for_update().filter(event=event).first()
+    if bracket is None:
+        raise ServiceError("no_playoff", _("This event has no playoff yet."))
+    row = bracket.matches.filter(code=match).first()
+    game = row.games.filter(number=game_number).first() if row else None
+    if game is None:
+        raise ServiceError("unknown_game", _("There is no such playoff game."), field="match")
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    if winner_id not in (row.seat_a_id, row.seat_b_id):
+        raise ServiceError(
+            "winner_not_in_match", _("That player is not in this match."), field="winner"
+        )
+    if not forfeit:
+        try:
+            game_outcome(event.match_point_format, event.target, loser_score)
+        except OutcomeError as exc:
+            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+    later = dependent_matches(bracket, row.code)
+    if later and not reset_later:
+        raise ServiceError(
+            "resets_later_matches",
+            _("This correction resets the games already played in: %(codes)s. Confirm to go on.")
+            % {"codes": ", ".join(m.code for m in later)},
+        )
+    old = {"winner": game.winner_id, "loser_score": game.loser_score, "forfeit": game.forfeit}
+    PlayoffGame.objects.filter(match__in=later).delete()
+    game.winner_id = winner_id
+    game.loser_score = None if forfeit else loser_score
+    game.forfeit = forfeit
+    game.save(update_fields=["winner", "loser_score", "forfeit"])
+    bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+    new = {"winner": winner_id, "loser_score": game.loser_score, "forfeit": forfeit}
+    names = dict(
+        Entry.objects.filter(pk__in=[row.seat_a_id, row.seat_b_id]).values_list(
+            "pk", "player__name"
+        )
+    )
+    AuditEntry.objects.create(
+        event=event,
+        table=None,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        actor=user.get_username() if getattr(user, "is_authenticated", False) else "?",
+        action="playoff_corrected",
+        old=old | {"winner": names.get(old["winner"], old["winner"]), "match": row.code},
+        new=new
+        | {
+            "winner": names.get(winner_id, winner_id),
+            "match": row.code,
+            "reset": [m.code for m in later],
+        },
+        reason=reason.strip()[:300],
+    )
+    return [m.code for m in later]

@@ -1,14 +1,22 @@
 """Recording the result of a two-player table: the winner and the loser's score, or a
-forfeit. Game points, spread and skunk level are derived here from the event's format."""
+forfeit. Game points, spread and skunk level are derived here from the event's format.
+
+:func:`record_result` is the one path every result takes (the TD's game page, the results
+desk, two agreeing player reports, a ruling, a correction, a paper-card import, the API, a
+no-show): it validates once, writes, audits and announces the change. A recorded result is
+changed only with a reason, and the audit row names the players of the old and new result.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
 from tournaments import hooks
-from tournaments.models import Entry, Event, GameResult, Table
+from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.outcome import OutcomeError, game_outcome
 
 from ._common import UserLike, locked_event
@@ -24,13 +32,18 @@ def record_result(
     forfeit: bool = False,
     game_number: int | None = None,
     user: UserLike = None,
+    reason: str = "",
+    action: str = "entered",
+    actor: str = "",
 ) -> GameResult:
-    """Record (or replace) the result of a table: the winner and the loser's score.
+    """Record (or change) the result of a table: the winner and the loser's score.
 
     With ``forfeit`` the winner is awarded the format's forfeit win (2 game points, +10 in
     ACC play) and no score is taken. Game points, spread and skunk level are derived here.
     ``game_number``, when given, is the game the TD is entering results for: a table of
-    another game is refused.
+    another game is refused. A table that already has a different result is changed only
+    with a ``reason`` (code ``reason_required``); the same result again changes nothing.
+    ``action`` and ``actor`` say in the audit log how and by whom (default: the user).
     """
     event = locked_event(event)
     table_id = table.pk if isinstance(table, Table) else table
@@ -93,6 +106,21 @@ def record_result(
         kind, loser_score_value = GameResult.Kind.PLAYED, loser_score
         winner_points, margin, skunk = outcome.winner_points, outcome.margin, outcome.skunk_level
 
+    old = GameResult.objects.filter(table=table).select_related("winner__player").first()
+    if old is not None and (old.winner_id, old.loser_score, old.kind) == (
+        winner_id,
+        loser_score_value,
+        kind,
+    ):
+        return old  # the same result again (a double tap, a confirmation of it): no change
+    reason = (reason or "").strip()[:300]
+    if old is not None and not reason:
+        raise ServiceError(
+            "reason_required",
+            _("Table %(table)s already has a result (%(result)s): give a reason to change it.")
+            % {"table": table.number, "result": describe_result(audit_values(old, table))},
+            field="reason",
+        )
     values = {
         "kind": kind,
         "winner_id": winner_id,
@@ -108,8 +136,41 @@ def record_result(
         result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
     except IntegrityError:
         raise ServiceError("conflict", _("The result could not be saved; try again.")) from None
+    AuditEntry.objects.create(
+        event=event,
+        table=table,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        actor=actor or (user.get_username() if getattr(user, "is_authenticated", False) else "?"),
+        action=action if old is None else ("corrected" if action == "entered" else action),
+        old=audit_values(old, table) if old is not None else None,
+        new=audit_values(result, table),
+        reason=reason,
+    )
     hooks.results_changed(event.pk)
     return result
+
+
+def audit_values(result: GameResult | Any, table: Table) -> dict:
+    """A result (or a reported version of one) as the audit log keeps it: the players by
+    name, the loser's score, forfeit or not."""
+    names = {seat.pk: seat.player.name for seat in table.seats()}
+    forfeit = getattr(result, "forfeit", None)
+    if forfeit is None:
+        forfeit = result.kind == GameResult.Kind.FORFEIT
+    loser_id = next((pk for pk in names if pk != result.winner_id), None)
+    return {
+        "winner": names.get(result.winner_id, str(result.winner_id)),
+        "loser": names.get(loser_id, "") if loser_id else "",
+        "loser_score": None if forfeit else result.loser_score,
+        "forfeit": bool(forfeit),
+    }
+
+
+def describe_result(values: dict) -> str:
+    """``Ann won, Bob 95`` / ``Ann won by forfeit``: a result in a sentence for the TD."""
+    if values.get("forfeit"):
+        return _("%(winner)s won by forfeit") % values
+    return _("%(winner)s won, %(loser)s %(loser_score)s") % values
 
 
 @transaction.atomic
