@@ -25,7 +25,7 @@ from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Tabl
 from tournaments.services.playoffs import correct_playoff_game, dependent_matches
 from tournaments.services.results import audit_values
 
-from .models import Dispute, PlayerKey, Submission
+from .models import Dispute, PlayerKey, PrintJob, Submission
 
 __all__ = [
     "confirm_opponent",
@@ -37,6 +37,7 @@ __all__ = [
     "import_paper_cards",
     "key_for",
     "keys_for",
+    "request_printables",
     "rule",
     "submit",
 ]
@@ -568,3 +569,13 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
         )
         report.recorded.append(where | {"clause": clause, "explanation": outcome.explanation})
     return report
+
+
+@transaction.atomic
+def request_printables(event: Event, *, base_url: str) -> PrintJob:
+    """A print job for the event's PDF set, built by Celery once this transaction commits."""
+    from .tasks import build_printables
+
+    job = PrintJob.objects.create(event=event, base_url=base_url)
+    transaction.on_commit(lambda: build_printables.delay(job.pk), robust=True)
+    return job

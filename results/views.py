@@ -206,14 +206,10 @@ def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 def print_view(request: HttpRequest, event_id: int) -> HttpResponse:
     """Queue the event's PDF set (score cards, table cards, seating list)."""
-    from .models import PrintJob
-    from .tasks import build_printables
-
     event, role = selectors.results_role(request.user, event_id)
     if role != "td":
         raise Http404("No such event.")
-    job = PrintJob.objects.create(event=event, base_url=request.build_absolute_uri("/"))
-    build_printables.delay(job.pk)
+    job = services.request_printables(event, base_url=request.build_absolute_uri("/"))
     return redirect("results-print-job", event_id=event.pk, job_id=job.pk)
 
 

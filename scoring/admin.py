@@ -63,19 +63,13 @@ class SeasonAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        if not change and not obj.grass_roots.exists():
-            # A new season starts from the ACC's public 9-game table.
-            GrassRootsPoints.objects.bulk_create(
-                GrassRootsPoints(season=obj, game_points=gp, points=p)
-                for gp, p in seasons.ACC_GRASS_ROOTS.items()
-            )
+        if not change:
+            seasons.seed_grass_roots(obj)  # a new season starts from the ACC's 9-game table
 
     @admin.action(description=_("Recompute the ledgers now"))
     def recompute(self, request, queryset):
-        from .tasks import recompute_season
-
         for season in queryset:
-            recompute_season.delay(season.pk)
+            seasons.request_recompute(season)
         self.message_user(request, _("Queued."))
 
 

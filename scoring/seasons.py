@@ -53,11 +53,27 @@ def create_season(
             "season_exists", _("The club already has a season %(name)s.") % {"name": name}
         )
     season = Season.objects.create(club=club, name=name, start=start, end=end)
-    GrassRootsPoints.objects.bulk_create(
+    seed_grass_roots(season)
+    return season
+
+
+def seed_grass_roots(season: Season) -> int:
+    """Give a season without a Grass Roots table the ACC's public 9-game table."""
+    if season.grass_roots.exists():
+        return 0
+    rows = GrassRootsPoints.objects.bulk_create(
         GrassRootsPoints(season=season, game_points=gp, points=p)
         for gp, p in ACC_GRASS_ROOTS.items()
     )
-    return season
+    return len(rows)
+
+
+def request_recompute(season: Season) -> None:
+    """Queue a rebuild of the season's ledgers (Celery) once the current transaction commits."""
+    from .tasks import recompute_season
+
+    season_id = season.pk
+    transaction.on_commit(lambda: recompute_season.delay(season_id), robust=True)
 
 
 def grass_roots_points(table: dict[int, int], game_points: int, games_planned: int) -> int:

@@ -117,13 +117,13 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
 @require_POST
 def season_recompute(request: HttpRequest, season_id: int) -> HttpResponse:
     """Queue a rebuild of the season's ledgers (Celery); the page follows it."""
-    from .tasks import recompute_season
+    from .seasons import request_recompute
 
     season = Season.objects.filter(pk=season_id, club__in=clubs_directed_by(request.user)).first()
     if season is None:
         raise Http404("No such season.")
     asked = time.time()
-    recompute_season.delay(season.pk)
+    request_recompute(season)
     messages.info(request, _("The season table is being recomputed."))
     return redirect(f"{reverse('season', args=[season.pk])}?since={asked:.3f}")
 

@@ -34,12 +34,15 @@ def test_score_cards_carry_games_and_the_private_link():
     assert "Ștefan Țurcanu" in cards
 
 
-def test_the_td_builds_and_downloads_the_pdf_set(client, td_user):
+def test_the_td_builds_and_downloads_the_pdf_set(
+    client, td_user, django_capture_on_commit_callbacks
+):
     event = event_with_field(6)
     event.club.directors.add(td_user)
     tournament_services.draw_next_game(event)
     client.force_login(td_user)
-    response = client.post(reverse("results-print", args=[event.pk]))
+    with django_capture_on_commit_callbacks(execute=True):  # queued on commit
+        response = client.post(reverse("results-print", args=[event.pk]))
     assert response.status_code == 302  # eager Celery: the job is done already
     job = PrintJob.objects.get(event=event)
     assert (job.status, job.done, job.total) == ("done", 9, 9)  # 6 score cards + 3 table cards

@@ -113,7 +113,7 @@ def test_nightly_beat_job_is_scheduled():
     assert "scoring.recompute_seasons" in app.tasks
 
 
-def test_season_pages(client, td_user):
+def test_season_pages(client, td_user, django_capture_on_commit_callbacks):
     club = ClubFactory()
     season = create_season(club, name="2026-27")
     ann = PlayerFactory(name="Ștefan Țurcanu", home_club=club)
@@ -123,7 +123,8 @@ def test_season_pages(client, td_user):
     assert page.status_code == 200 and "Not computed yet" in page.content.decode()
     club.directors.add(td_user)
     client.force_login(td_user)
-    response = client.post(f"/seasons/{season.pk}/recompute/")  # eager Celery: done at once
+    with django_capture_on_commit_callbacks(execute=True):  # queued on commit, eager Celery
+        response = client.post(f"/seasons/{season.pk}/recompute/")
     assert response.status_code == 302 and "?since=" in response.url
     page = client.get(response.url)
     body = page.content.decode()
