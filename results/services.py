@@ -21,9 +21,14 @@ from games.cribbage import check_claim, verify_game
 from pegboard.errors import ServiceError
 from scoring import crosscheck
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Table
+from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.services.playoffs import correct_playoff_game, dependent_matches
-from tournaments.services.results import audit_values
+from tournaments.services.results import (
+    CheckedResult,
+    audit_values,
+    check_result,
+    write_result,
+)
 
 from .models import Dispute, PlayerKey, PrintJob, Submission
 
@@ -115,6 +120,9 @@ def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, r
 
 
 def _locked_table(event: Event, table_id: int) -> Table:
+    """Lock the event's row, then the table's: the one lock order every writer of a result
+    follows (``tournaments.services.record_result`` too), so two writers never deadlock."""
+    tournament_services.locked_event(event)
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("round", "seat_a__player", "seat_b__player")
@@ -178,6 +186,7 @@ def _confirm(
     user=None,
     entry=None,
     reason: str = "",
+    checked: CheckedResult | None = None,
 ) -> GameResult:
     """Make ``chosen`` the table's confirmed version and record the result through the one
     result service (which audits it as ``action``; changing a recorded result needs
@@ -194,6 +203,10 @@ def _confirm(
             chosen.save(update_fields=["status"])
     except IntegrityError:
         raise ServiceError("already_confirmed", _("This game was confirmed meanwhile.")) from None
+    if checked is not None:  # checked in this transaction already, under the same locks
+        return write_result(
+            event, table, checked, user=user, action=action, actor=_actor(entry, user)
+        )
     return tournament_services.record_result(
         event,
         table=table,
@@ -238,25 +251,10 @@ def submit(
         raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
     if table.seat_b_id is None:
         raise ServiceError("bye_table", _("A bye has no result to report."), field="table")
-    if table.round.status != Round.Status.RELEASED:
-        raise ServiceError("game_not_released", _("This game has not been released yet."))
-    if event.status != Event.Status.RUNNING:
-        raise ServiceError("event_closed", _("This event is not taking results."))
-    if winner_id not in seats:
-        raise ServiceError(
-            "winner_not_at_table", _("The winner must be one of the two players."), field="winner"
-        )
-    if not forfeit:
-        if loser_score is None:
-            raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
-        try:
-            from tournaments.outcome import check_loser_score
-
-            check_loser_score(event.target, loser_score)
-        except ValueError as exc:
-            raise ServiceError(
-                getattr(exc, "code", "bad_score"), str(exc), field="loser_score"
-            ) from None
+    # The one check every result takes; the confirmation below writes what it checked.
+    checked = check_result(
+        event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
+    )
     report = _check_record(record)
     # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
     # changed by the TD with a reason; a player can still flag a dispute.
@@ -303,7 +301,9 @@ def submit(
         return SubmitOutcome(mine, "pending")
     if theirs.same_outcome(mine):
         return SubmitOutcome(
-            mine, "confirmed", _confirm(event, table, mine, action="confirmed", entry=entry)
+            mine,
+            "confirmed",
+            _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
         )
     _open_dispute(
         event, table, [mine, theirs], reason=_("The two players reported different results.")
@@ -403,6 +403,13 @@ def rule(
     """The TD's final ruling on a table: one of the versions, or a result of their own."""
     table_id = table.pk if isinstance(table, Table) else table
     table = _locked_table(event, table_id)
+    # A ruling settles a dispute; changing a result nobody disputes is a correction (TD only,
+    # with a reason), so a scorekeeper at the desk cannot overturn a confirmed game.
+    if not Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
+        raise ServiceError(
+            "not_disputed",
+            _("This game is not in dispute: a TD corrects a recorded result, with a reason."),
+        )
     if submission is not None:
         sub_id = submission.pk if isinstance(submission, Submission) else submission
         chosen = Submission.objects.filter(pk=sub_id, table=table).first()

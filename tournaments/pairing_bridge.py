@@ -363,7 +363,14 @@ def pure_bracket(bracket: Bracket) -> pairing.Bracket:
 
 
 def _seat(target) -> str:
+    """A (match code, seat) where a player goes next, stored as ``"M2-1:0"``."""
     return "" if target is None else f"{target[0]}:{target[1]}"
+
+
+def fed_matches(match: PlayoffMatch) -> list[str]:
+    """The codes of the matches this match's winner and loser go on to (the inverse of the
+    ``"code:seat"`` strings :func:`save_bracket` writes)."""
+    return [target.split(":")[0] for target in (match.winner_to, match.loser_to) if target]
 
 
 def save_bracket(bracket: Bracket, pure: pairing.Bracket) -> None:

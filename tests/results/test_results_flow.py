@@ -12,7 +12,7 @@ from results.models import Dispute, Submission
 from scoring.selectors import standings_for_event
 from tests.factories import UserFactory, event_with_field
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, GameResult
+from tournaments.models import AuditEntry, GameResult, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +152,7 @@ def test_a_draft_game_takes_no_reports():
         services.submit(
             services.key_for(table.seat_a).key, table=table, winner=table.seat_a, loser_score=95
         )
-    assert caught.value.code == "game_not_released"
+    assert caught.value.code == "round_not_released"
 
 
 def test_corrections_need_a_reason_and_are_logged(game, django_capture_on_commit_callbacks):
@@ -252,3 +252,25 @@ def test_single_counts_attached_to_a_report_are_checked(game):
             },
         )
     assert caught.value.code == "bad_record" and "QQ" in caught.value.message
+
+
+def test_a_ruling_only_settles_a_dispute_and_players_cannot_overturn_the_td(game):
+    event, table, key_a, key_b = game
+    td = UserFactory()
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    services.submit(key_b, table=table, winner=table.seat_a, loser_score=95)
+    # Confirmed: a ruling (what a scorekeeper may do at the desk) cannot flip it.
+    with pytest.raises(ServiceError) as caught:
+        services.rule(event, table=table, user=td, winner=table.seat_b, loser_score=10)
+    assert caught.value.code == "not_disputed"
+    assert GameResult.objects.get(table=table).winner_id == table.seat_a_id
+
+    # A result the TD entered stands against two later agreeing reports.
+    other = Table.objects.filter(round=table.round, seat_b__isnull=False).exclude(pk=table.pk)
+    other = other.first()
+    tournament_services.record_result(event, table=other, winner=other.seat_a, loser_score=80)
+    key_c = services.key_for(other.seat_a).key
+    with pytest.raises(ServiceError) as caught:
+        services.submit(key_c, table=other, winner=other.seat_b, loser_score=70)
+    assert caught.value.code == "already_confirmed"
+    assert GameResult.objects.get(table=other).winner_id == other.seat_a_id

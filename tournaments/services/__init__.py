@@ -13,6 +13,7 @@ Each either changes everything it says or nothing, and raises
 The public names stay importable from ``tournaments.services``.
 """
 
+from ._common import locked_event
 from .draws import draw_next_game, next_round_number, redraw_game, release_game, swap_seats
 from .entries import (
     add_forbidden_pair,
@@ -47,6 +48,7 @@ __all__ = [
     "draw_next_game",
     "enter_player",
     "finish_event",
+    "locked_event",
     "next_round_number",
     "record_no_show",
     "record_playoff_game",

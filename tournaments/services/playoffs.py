@@ -236,7 +236,7 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str) -> None:
     if last is None:
         raise ServiceError("no_games", _("Match %(code)s has no game yet.") % {"code": row.code})
     if row.decided:
-        later = [t.split(":")[0] for t in (row.winner_to, row.loser_to) if t]
+        later = bridge.fed_matches(row)
         if PlayoffGame.objects.filter(match__bracket=bracket, match__code__in=later).exists():
             raise ServiceError(
                 "later_games",
@@ -290,9 +290,8 @@ def dependent_matches(bracket, code: str) -> list:
         current = matches.get(queue.pop(0))
         if current is None:
             continue
-        for target in (current.winner_to, current.loser_to):
-            nxt = target.split(":")[0] if target else ""
-            if nxt and nxt in matches and matches[nxt] not in seen:
+        for nxt in bridge.fed_matches(current):
+            if nxt in matches and matches[nxt] not in seen:
                 seen.append(matches[nxt])
                 queue.append(nxt)
     return [m for m in seen if m.games.exists()]

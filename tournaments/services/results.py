@@ -9,6 +9,7 @@ changed only with a reason, and the audit row names the players of the old and n
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -65,6 +66,33 @@ def record_result(
             % {"table": table.number or "-", "other": table.round.number, "game": game_number},
             field="table",
         )
+    checked = check_result(
+        event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
+    )
+    return write_result(event, table, checked, user=user, reason=reason, action=action, actor=actor)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedResult:
+    """A two-player result that passed :func:`check_result`, with its derived values."""
+
+    kind: str
+    winner_id: int
+    loser_id: int
+    loser_score: int | None
+    winner_points: int
+    margin: int
+    skunk_level: int
+
+
+def check_result(
+    event: Event, table: Table, *, winner_id: int, loser_score: int | None, forfeit: bool
+) -> CheckedResult:
+    """The one check of a two-player result, for every path a result takes: the event is
+    running, the game released, the table not a bye, the winner at it, the loser's score one
+    a loser can finish on (or a forfeit). Game points, spread and skunk level are derived
+    from the event's match-point format. Raises :class:`ServiceError` with a named code.
+    """
     if event.status != Event.Status.RUNNING:
         raise ServiceError(
             "event_not_running", _("Results can only be entered while the event is running.")
@@ -106,6 +134,30 @@ def record_result(
         kind, loser_score_value = GameResult.Kind.PLAYED, loser_score
         winner_points, margin, skunk = outcome.winner_points, outcome.margin, outcome.skunk_level
 
+    return CheckedResult(
+        kind=kind,
+        winner_id=winner_id,
+        loser_id=loser_id,
+        loser_score=loser_score_value,
+        winner_points=winner_points,
+        margin=margin,
+        skunk_level=skunk,
+    )
+
+
+def write_result(
+    event: Event,
+    table: Table,
+    checked: CheckedResult,
+    *,
+    user: UserLike = None,
+    reason: str = "",
+    action: str = "entered",
+    actor: str = "",
+) -> GameResult:
+    """Write a checked result, audit it and announce it. The caller holds the event's and
+    then the table's row locks (in that order) and has run :func:`check_result` under them."""
+    winner_id, loser_score_value, kind = checked.winner_id, checked.loser_score, checked.kind
     old = GameResult.objects.filter(table=table).select_related("winner__player").first()
     if old is not None and (old.winner_id, old.loser_score, old.kind) == (
         winner_id,
@@ -124,12 +176,12 @@ def record_result(
     values = {
         "kind": kind,
         "winner_id": winner_id,
-        "loser_id": loser_id,
+        "loser_id": checked.loser_id,
         "loser_score": loser_score_value,
-        "winner_points": winner_points,
+        "winner_points": checked.winner_points,
         "loser_points": 0,
-        "margin": margin,
-        "skunk_level": skunk,
+        "margin": checked.margin,
+        "skunk_level": checked.skunk_level,
         "entered_by": user if getattr(user, "is_authenticated", False) else None,
     }
     try:
