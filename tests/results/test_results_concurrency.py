@@ -70,3 +70,39 @@ def test_a_double_tap_from_one_phone(game):
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert sorted(o.state for o in outcomes) == ["duplicate", "duplicate", "duplicate", "pending"]
     assert Submission.objects.filter(table=table).count() == 1
+
+
+def test_desk_corrections_race_game_page_entries_without_a_deadlock():
+    """20 desk corrections against 20 game-page entries used to deadlock (the desk locked the
+    table then the event, the game page the event then the table). One order: event, table."""
+    require_service("PostgreSQL", connection.vendor == "postgresql", "set DATABASE_URL")
+    from tests.factories import UserFactory
+
+    event = event_with_field(40)
+    td = UserFactory(username="race-td")
+    tables = list(
+        tournament_services.draw_next_game(event).tables.filter(seat_b__isnull=False)[:20]
+    )
+    for table in tables:
+        tournament_services.record_result(event, table=table, winner=table.seat_a, loser_score=90)
+    calls = []
+    for table in tables:
+        calls.append(
+            lambda t=table: services.correct(
+                event, table=t.pk, user=td, winner=t.seat_b_id, loser_score=80, reason="desk"
+            )
+        )
+        calls.append(
+            lambda t=table: tournament_services.record_result(
+                event, table=t.pk, winner=t.seat_a_id, loser_score=70, reason="game page"
+            )
+        )
+    outcomes = run_together(*calls)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    # Every table ends on one of the two versions, each change in the audit log.
+    for table in tables:
+        result = GameResult.objects.get(table=table)
+        assert (result.winner_id, result.loser_score) in {
+            (table.seat_b_id, 80),
+            (table.seat_a_id, 70),
+        }
