@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run test worker beat serve lint format schema bench messages clean
+.PHONY: install run test worker beat serve lint format typecheck schema bench messages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,15 @@ lint: $(STAMP)
 
 format: $(STAMP)
 	$(BIN)/ruff format .
+
+## typecheck: the pure engines and pairing strictly; the service layer with the Django plugin;
+## the import contracts of the layers (.importlinter)
+TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/hooks.py \
+	results/services.py scoring/services.py scoring/seasons.py
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict games/cribbage games/stoppa tournaments/pairing
+	$(BIN)/mypy $(TYPED_SERVICES)
+	$(BIN)/lint-imports
 
 schema: $(STAMP)
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml

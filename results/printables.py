@@ -46,7 +46,7 @@ def score_cards(event, base_url: str) -> list[dict]:
         link = _link(base_url, keys[entry.pk])
         rows = []
         for number in range(1, games + 1):
-            table = by_entry.get(entry.pk, {}).get(number)
+            game_table = by_entry.get(entry.pk, {}).get(number)
             row = {
                 "game": number,
                 "opponent": "",
@@ -55,11 +55,11 @@ def score_cards(event, base_url: str) -> list[dict]:
                 "plus": "",
                 "minus": "",
             }
-            if table is not None:
-                other = table.seat_b if table.seat_a_id == entry.pk else table.seat_a
+            if game_table is not None:
+                other = game_table.seat_b if game_table.seat_a_id == entry.pk else game_table.seat_a
                 row["opponent"] = other.player.name if other else "bye"
-                row["table"] = table.number or "-"
-                result = getattr(table, "result", None)
+                row["table"] = game_table.number or "-"
+                result = getattr(game_table, "result", None)
                 if result is not None:
                     won = result.winner_id == entry.pk
                     row["points"] = result.winner_points if won else result.loser_points

@@ -130,7 +130,7 @@ def recompute_season(season_id: int) -> int:
         s.event_id: s.pk
         for s in StandingsSnapshot.objects.filter(event_id__in=list(events)).order_by("after_game")
     }  # the last one per event wins: its final standings
-    awards = defaultdict(dict)
+    awards: defaultdict[int, dict[int, Decimal]] = defaultdict(dict)
     for event_id, place, points in MasterPoints.objects.filter(
         event_id__in=list(events)
     ).values_list("event_id", "place", "points"):

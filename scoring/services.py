@@ -117,7 +117,7 @@ def insert_ranked_rows(
         ", ".join(f"{b.sql_column} {'DESC' if b.higher_is_better else 'ASC'}" for b in prefix)
         or "entry_id"
     )  # no SQL tiebreaker first: everyone ties until the Python passes
-    keys = [b.sql_column for b in prefix]
+    keys = [b.sql_column for b in prefix if b.sql_column]
     partition = f"PARTITION BY {', '.join(keys)}" if keys else ""
     separated = (
         "CASE "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _lazy
@@ -34,7 +34,7 @@ def public_events() -> QuerySet[Event]:
 
 def clubs_directed_by(user: UserLike) -> QuerySet[Club]:
     """The clubs whose events ``user`` may run (all of them for a superuser)."""
-    if not user.is_authenticated:
+    if not isinstance(user, User) or not user.is_authenticated:
         return Club.objects.none()
     if user.is_superuser:
         return Club.objects.all()

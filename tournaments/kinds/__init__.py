@@ -9,6 +9,8 @@ plus its templates.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import GameKind, Messages
 
 _REGISTRY: dict[str, GameKind] = {}
@@ -52,7 +54,7 @@ def all_kinds() -> list[GameKind]:
     return list(_REGISTRY.values())
 
 
-def choices() -> list[tuple[str, str]]:
+def choices() -> list[tuple[str, Any]]:
     """``Event.game`` choices: every registered kind (a callable, so new kinds need no
     migration)."""
     return [(kind.key, kind.label) for kind in all_kinds()]

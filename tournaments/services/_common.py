@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 from tournaments.models import Event
 
 UserLike = AbstractBaseUser | AnonymousUser | None
+
+
+def acting_user(user: UserLike) -> User | None:
+    """The signed-in user to store as who entered something (None for anonymous)."""
+    return user if isinstance(user, User) and user.is_authenticated else None
+
+
+def actor_name(user: UserLike) -> str:
+    """The name the audit log shows for ``user`` ("?" when nobody is signed in)."""
+    found = acting_user(user)
+    return found.get_username() if found is not None else "?"
 
 
 def locked_event(event: Event) -> Event:

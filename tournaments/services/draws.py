@@ -136,7 +136,9 @@ def swap_seats(
     a = player_a.pk if isinstance(player_a, Entry) else player_a
     b = player_b.pk if isinstance(player_b, Entry) else player_b
     if not event.entries.filter(pk__in=[a, b]).count() == len({a, b}):
-        raise ServiceError("unknown_player", _("Choose two players of this event."), "player_a")
+        raise ServiceError(
+            "unknown_player", _("Choose two players of this event."), field="player_a"
+        )
     seating, problems = bridge.swap_in_round(round_, a, b)
     if problems and not confirm:
         raise ServiceError(

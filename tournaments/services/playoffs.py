@@ -13,7 +13,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.models import AuditEntry, Bracket, Entry, Event, PlayoffGame, PlayoffMatch
 from tournaments.outcome import OutcomeError, game_outcome
 
-from ._common import UserLike, locked_event
+from ._common import UserLike, acting_user, actor_name, locked_event
 
 _PLAYOFF_FIELDS = {
     "bad_best_of": "best_of",
@@ -221,7 +221,7 @@ def record_playoff_game(
         winner_id=winner_id,
         loser_score=loser_score,
         forfeit=forfeit,
-        entered_by=user if getattr(user, "is_authenticated", False) else None,
+        entered_by=acting_user(user),
     )
     bridge.save_bracket(bracket, pure)
     return game
@@ -258,7 +258,9 @@ def create_consolation(event: Event, *, name: str = "", games_planned: int = 9) 
         )
     if not 1 <= games_planned <= 40:
         raise ServiceError(
-            "bad_games_planned", _("The number of games must be between 1 and 40."), "games_planned"
+            "bad_games_planned",
+            _("The number of games must be between 1 and 40."),
+            field="games_planned",
         )
     others = event.entries.filter(withdrawn=False).exclude(pk__in=bracket.seeds)
     consolation = Event.objects.create(
@@ -324,7 +326,7 @@ def correct_playoff_game(
         raise ServiceError("no_playoff", _("This event has no playoff yet."))
     row = bracket.matches.filter(code=match).first()
     game = row.games.filter(number=game_number).first() if row else None
-    if game is None:
+    if row is None or game is None:
         raise ServiceError("unknown_game", _("There is no such playoff game."), field="match")
     winner_id = winner.pk if isinstance(winner, Entry) else winner
     if winner_id not in (row.seat_a_id, row.seat_b_id):
@@ -332,6 +334,8 @@ def correct_playoff_game(
             "winner_not_in_match", _("That player is not in this match."), field="winner"
         )
     if not forfeit:
+        if loser_score is None:
+            raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
         try:
             game_outcome(event.match_point_format, event.target, loser_score)
         except OutcomeError as exc:
@@ -351,7 +355,7 @@ def correct_playoff_game(
     game.save(update_fields=["winner", "loser_score", "forfeit"])
     bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
     new = {"winner": winner_id, "loser_score": game.loser_score, "forfeit": forfeit}
-    names = dict(
+    names: dict[int | None, str] = dict(
         Entry.objects.filter(pk__in=[row.seat_a_id, row.seat_b_id]).values_list(
             "pk", "player__name"
         )
@@ -359,8 +363,8 @@ def correct_playoff_game(
     AuditEntry.objects.create(
         event=event,
         table=None,
-        user=user if getattr(user, "is_authenticated", False) else None,
-        actor=user.get_username() if getattr(user, "is_authenticated", False) else "?",
+        user=acting_user(user),
+        actor=actor_name(user),
         action="playoff_corrected",
         old=old | {"winner": names.get(old["winner"], old["winner"]), "match": row.code},
         new=new

@@ -20,7 +20,7 @@ from tournaments import hooks
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.outcome import OutcomeError, game_outcome
 
-from ._common import UserLike, locked_event
+from ._common import UserLike, acting_user, actor_name, locked_event
 
 
 @transaction.atomic
@@ -119,7 +119,7 @@ def check_result(
             % {"name": name or _("That player"), "table": table.number},
             field="winner",
         )
-    loser_id = next(pk for pk in seats if pk != winner_id)
+    loser_id = next(pk for pk in seats if pk != winner_id and pk is not None)
     fmt = event.match_point_format
     if forfeit:
         kind, loser_score_value = GameResult.Kind.FORFEIT, None
@@ -182,7 +182,7 @@ def write_result(
         "loser_points": 0,
         "margin": checked.margin,
         "skunk_level": checked.skunk_level,
-        "entered_by": user if getattr(user, "is_authenticated", False) else None,
+        "entered_by": acting_user(user),
     }
     try:
         result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
@@ -191,8 +191,8 @@ def write_result(
     AuditEntry.objects.create(
         event=event,
         table=table,
-        user=user if getattr(user, "is_authenticated", False) else None,
-        actor=actor or (user.get_username() if getattr(user, "is_authenticated", False) else "?"),
+        user=acting_user(user),
+        actor=actor or actor_name(user),
         action=action if old is None else ("corrected" if action == "entered" else action),
         old=audit_values(old, table) if old is not None else None,
         new=audit_values(result, table),
@@ -248,7 +248,8 @@ def record_no_show(
             _("That player is not at table %(table)s.") % {"table": row.number},
             field="absent",
         )
-    opponent = row.seat_b_id if absent_id == row.seat_a_id else row.seat_a_id
+    opponent = row.seat_a_id if absent_id == row.seat_b_id else row.seat_b_id
+    assert opponent is not None  # a bye was refused above
     result = record_result(event, table=row, winner=opponent, forfeit=True, user=user)
     if withdraw:
         from .entries import withdraw_entry

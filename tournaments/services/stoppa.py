@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,13 +30,9 @@ from tournaments import pairing_bridge as bridge
 from tournaments.kinds.stoppa import STOPPA
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 
-UserLike = AbstractBaseUser | AnonymousUser | None
+from ._common import UserLike, acting_user, locked_event
 
 METHOD = "stoppa"
-
-
-def _locked_event(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
 
 
 def _require_stoppa(event: Event) -> None:
@@ -165,7 +160,7 @@ def _write_tables(
 @transaction.atomic
 def set_table_sizes(event: Event, *, table_size: int, min_table_size: int) -> Event:
     """Set the largest and the smallest Stoppa table (3 to 6 players), for the next draw."""
-    event = _locked_event(event)
+    event = locked_event(event)
     _require_stoppa(event)
     if not 3 <= min_table_size <= table_size <= 6:
         raise ServiceError(
@@ -248,7 +243,7 @@ def _write_nets(
     StoppaSeat.objects.bulk_update(seats, ["net"])
     row.source = source
     row.deals = list(deals or [])
-    row.entered_by = user if getattr(user, "is_authenticated", False) else None
+    row.entered_by = acting_user(user)
     row.entered_at = timezone.now()
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
     hooks.results_changed(event.pk)
@@ -281,7 +276,7 @@ def record_session_nets(
     must sum to zero; a missing player, a player of another table or a sum other than zero
     is refused and nothing is written.
     """
-    event = _locked_event(event)
+    event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
@@ -346,15 +341,15 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
         settled = report.settlement
         who: dict[str, int] = {}
         for name in settled.players:
-            pk = lookup.get(_name_key(name))
-            if pk is None:
+            found = lookup.get(_name_key(name))
+            if found is None:
                 raise ServiceError(
                     "deal_wrong_table",
                     _("Deal %(n)s names %(name)s, who is not at this table.")
                     % {"n": i, "name": name},
                     field="deals",
                 )
-            who[name] = pk
+            who[name] = found
         if sorted(who.values()) != sorted(pk for pk, _name in seats):
             raise ServiceError(
                 "deal_wrong_table",
@@ -385,7 +380,7 @@ def record_session_deals(
     """Record a table's session from its deal records: each is replayed and checked by
     ``verify_deal``, the nets summed per player (they sum to zero by construction, and are
     checked again), and the records kept with the result."""
-    event = _locked_event(event)
+    event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
@@ -405,7 +400,7 @@ def record_session_deals(
 @transaction.atomic
 def clear_session_nets(event: Event, *, table: StoppaTable | int) -> StoppaTable:
     """Remove a table's nets (entered at the wrong table); the standings follow."""
-    event = _locked_event(event)
+    event = locked_event(event)
     _require_stoppa(event)
     row = _locked_table(event, table, None)
     row.seats.update(net=None)
