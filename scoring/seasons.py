@@ -22,7 +22,8 @@ from tournaments import kinds
 
 from .models import GrassRootsPoints, MasterPoints, Season, SeasonLedger, SpecialHand
 
-# The ACC's public 9-game internet table (spec/acc.md): game points on the night -> points.
+# The ACC's public 9-game internet table: game points on the night -> Grass Roots points
+# (12 game points earn 3, each point more earns more, 21 earns 107).
 ACC_GRASS_ROOTS = {12: 3, 13: 6, 14: 11, 15: 19, 16: 27, 17: 39, 18: 53, 19: 69, 20: 87, 21: 107}
 QUALIFYING_GAME_POINTS = 12  # a 9-game night earns ranking points only at 12+ game points
 GRAND_SLAM_WINS = 9

@@ -11,7 +11,8 @@ from tournaments.models import Event, Table
 
 pytestmark = pytest.mark.django_db
 
-# spec/acc.md: losers' scores for wins, margins for losses.
+# The ACC's worked example: each player's losers' scores in the games they won, and their
+# margins in the games they lost.
 ANN = ([100, 95, 88, 110, 119, 105], [23, 20, 6])
 CAL = ([96, 101, 90, 111, 118, 114], [41, 12, 8])
 BOB = ([50, 60, 85, 117, 112], [5, 3, 2, 10])
