@@ -106,6 +106,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
         "timeout": 10,
     }
+    # A connection the server dropped (pg_terminate_backend, a restart) is replaced on
+    # checkout instead of failing the next request or task (the pool's check_connection).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a few phones at once: wait for the writer instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -135,9 +138,20 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that loses Redis keeps reconnecting instead of exiting.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task taken by a worker that died is given to another after this long (acks_late).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("BROKER_VISIBILITY", "120"))
+}
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Standings converge without a new result: the sweep re-queues every event whose snapshots
+# are behind its results (after a lost task, a broker or database outage).
+STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "5"))
 CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "UTC")
 # `make beat`: the season tables are rebuilt every night (and on demand from the season page).
 CELERY_BEAT_SCHEDULE = {
+    "standings-sweep": {"task": "scoring.sweep_standings", "schedule": STANDINGS_SWEEP_SECONDS},
     "nightly-season-ledgers": {
         "task": "scoring.recompute_seasons",
         "schedule": crontab(hour=4, minute=15),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
@@ -46,6 +47,8 @@ __all__ = [
     "rule",
     "submit",
 ]
+
+log = logging.getLogger(__name__)
 
 SUBMISSIONS_PER_MINUTE = 12  # per key: a flood from one phone cannot take the event down
 
@@ -86,12 +89,18 @@ def throttle(key: str) -> None:
     per key: cheap, and a burst cannot straddle two windows to double its allowance).
     """
     bucket = f"results:throttle:{key}"
-    cache.add(bucket, 0, timeout=60)
     try:
-        count = cache.incr(bucket)
-    except ValueError:  # the window closed between add and incr
-        cache.set(bucket, 1, timeout=60)
-        count = 1
+        cache.add(bucket, 0, timeout=60)
+        try:
+            count = cache.incr(bucket)
+        except ValueError:  # the window closed between add and incr
+            cache.set(bucket, 1, timeout=60)
+            count = 1
+    except Exception as exc:
+        # The cache (Redis) is down: fail open. The report is saved in PostgreSQL, which is
+        # what matters at the table; the per-key limit is back with the cache.
+        log.warning("results: throttle unavailable (%s); letting the report through", exc)
+        return
     if count > SUBMISSIONS_PER_MINUTE:
         raise ServiceError(
             "throttled", _("Too many submissions from this link; wait a minute and try again.")

@@ -10,6 +10,7 @@ from .models import (
     SpecialHand,
     Standing,
     StandingsSnapshot,
+    StandingsStatus,
 )
 
 
@@ -103,3 +104,14 @@ class SeasonLedgerAdmin(admin.ModelAdmin):
 class GrassRootsPointsAdmin(admin.ModelAdmin):
     list_display = ["season", "game_points", "points"]
     list_filter = ["season"]
+
+
+@admin.register(StandingsStatus)
+class StandingsStatusAdmin(admin.ModelAdmin):
+    list_display = ["event", "version", "computed_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

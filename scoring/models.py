@@ -37,6 +37,28 @@ class StandingsSnapshot(models.Model):
         return f"{self.event} after game {self.after_game} (v{self.version})"
 
 
+class StandingsStatus(models.Model):
+    """How far an event's standings have caught up: the ``results_version`` of the event that
+    the last complete recompute read. An event whose version is ahead is behind (the sweep)."""
+
+    event = models.OneToOneField(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="standings_status",
+        verbose_name=_("event"),
+    )
+    version = models.PositiveBigIntegerField(_("results version computed"), default=0)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("standings status")
+        verbose_name_plural = _("standings statuses")
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: v{self.version}"
+
+
 class Standing(models.Model):
     """One entry's line in a standings snapshot, written only by the standings job."""
 

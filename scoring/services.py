@@ -8,21 +8,26 @@ Buchholz, ...) then re-rank only the groups the SQL left tied.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tournaments import tiebreakers
 from tournaments.kinds import GameKind
 
-from .models import Standing, StandingsSnapshot
+from .models import Standing, StandingsSnapshot, StandingsStatus
 
 log = logging.getLogger(__name__)
 
-QUEUED_FLAG_SECONDS = 300  # a lost message only delays the next run by this much
+# While a run is queued (not yet started), further results ride on it. A lost message holds
+# the flag at most this long; the sweep (sweep_standings) re-queues the event after it.
+QUEUED_FLAG_SECONDS = 30
+ADVISORY_LOCK_NAMESPACE = 7_040_121  # pg_advisory_xact_lock(namespace, event id)
 
 
 @dataclass(slots=True)
@@ -70,7 +75,6 @@ def queue_standings(event_id: int) -> None:
     Queued on commit so the job always sees the result that triggered it. With no broker
     (the embedded default) the task runs eagerly, right after the commit.
     """
-    from .tasks import recompute_standings  # tasks import services: import here, not at top
 
     connection_ = transaction.get_connection()
     # One recompute per event per transaction: a TD's bulk action must not queue 50 jobs.
@@ -81,20 +85,60 @@ def queue_standings(event_id: int) -> None:
         return
 
     def send() -> None:
-        # Coalesce across transactions: while a run is queued and not yet started, further
-        # results ride on it (the run reads every result committed before it starts).
-        if not _flags_shared():
-            recompute_standings.delay(event_id)
-        elif cache.add(_queued_key(event_id), 1, timeout=QUEUED_FLAG_SECONDS):
-            try:
-                recompute_standings.delay(event_id)
-            except Exception:
-                cache.delete(_queued_key(event_id))  # let the next result try again
-                raise
+        send_recompute(event_id)
 
     send.standings_event_id = event_id  # type: ignore[attr-defined]
     # robust: the result is committed; a broker hiccup is logged, never a 500 for the TD.
     transaction.on_commit(send, robust=True)
+
+
+def send_recompute(event_id: int) -> bool:
+    """Send the recompute task now, unless one is already queued; True if sent.
+
+    Coalesces across transactions: while a run is queued and not yet started, further
+    results ride on it (the run reads every result committed before it starts). Never
+    raises: with the cache or the broker down the result is still committed, the event's
+    results_version says the standings are behind, and the sweep sends the run later.
+    """
+    from .tasks import recompute_standings
+
+    key = _queued_key(event_id)
+    try:
+        if _flags_shared() and not cache.add(key, 1, timeout=QUEUED_FLAG_SECONDS):
+            return False
+    except Exception as exc:  # the cache (Redis) is down: send uncoalesced
+        log.warning("standings: queued flag unavailable (%s); sending anyway", exc)
+    try:
+        recompute_standings.delay(event_id)
+    except Exception as exc:
+        log.warning("standings: could not queue event %s (%s); the sweep will", event_id, exc)
+        with contextlib.suppress(Exception):  # the flag expires by itself
+            cache.delete(key)
+        return False
+    return True
+
+
+def events_behind() -> list[int]:
+    """Events whose results changed since the last complete recompute read them."""
+    from django.db.models.functions import Coalesce
+
+    from tournaments.models import Event
+
+    return list(
+        Event.objects.annotate(done=Coalesce("standings_status__version", 0))
+        .filter(results_version__gt=F("done"))
+        .values_list("pk", flat=True)
+    )
+
+
+def sweep_standings() -> int:
+    """Queue a recompute for every event whose standings are behind; the number queued.
+
+    Run every few seconds by beat and when a worker starts: whatever was lost (a task killed
+    with its worker, a message the broker dropped, an outage), the standings catch up
+    without a new result and without anyone noticing.
+    """
+    return sum(send_recompute(event_id) for event_id in events_behind())
 
 
 def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
@@ -230,17 +274,27 @@ def _games(event) -> dict[int, tuple[str, bool]]:
 def recompute_standings(event_id: int) -> int:
     """Bring every standings snapshot of an event up to date; returns the rows written.
 
-    Runs under a lock on the event row, so concurrent runs for one event take turns and the
-    last one to run reads every committed result (no lost update). Only snapshots whose
-    results changed are rewritten (normally just the game in progress). Safe to repeat.
+    Concurrent runs for one event take turns under an advisory lock of their own (not the
+    event's row, which result writers lock: intake never waits for the job), and the last to
+    run reads every committed result (no lost update). Only snapshots whose results changed
+    are rewritten (normally just the game in progress). Records the event's results_version
+    it read, so the sweep knows it is up to date. Safe to repeat.
     """
     from tournaments.models import Event
 
     # From here on a new result queues a new run: this one may already have read past it.
-    cache.delete(_queued_key(event_id))
+    try:
+        cache.delete(_queued_key(event_id))
+    except Exception as exc:  # the flag expires by itself
+        log.warning("standings: could not clear the queued flag (%s)", exc)
     written = 0
     with transaction.atomic():
-        event = Event.objects.select_for_update().filter(pk=event_id).first()
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, event_id]
+                )
+        event = Event.objects.filter(pk=event_id).first()
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
             return 0
@@ -270,6 +324,9 @@ def recompute_standings(event_id: int) -> int:
             snapshot.save()
             written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game_kind)
             _python_passes(snapshot, chain, event.seed)
+        StandingsStatus.objects.update_or_create(
+            event=event, defaults={"version": event.results_version, "computed_at": now}
+        )
     return written
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import OperationalError
 
 from . import services
@@ -11,6 +12,7 @@ from . import services
 @shared_task(
     name="scoring.recompute_standings",
     acks_late=True,
+    reject_on_worker_lost=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
     max_retries=5,
@@ -18,6 +20,18 @@ from . import services
 def recompute_standings(event_id: int) -> int:
     """Rebuild an event's standings table (idempotent; safe to retry)."""
     return services.recompute_standings(event_id)
+
+
+@shared_task(name="scoring.sweep_standings", ignore_result=True)
+def sweep_standings() -> int:
+    """Re-queue every event whose standings are behind its results (beat, every few s)."""
+    return services.sweep_standings()
+
+
+@worker_ready.connect
+def _catch_up_on_start(sender=None, **kwargs) -> None:
+    # A worker back from a crash or an outage brings every event up to date at once.
+    sweep_standings.delay()
 
 
 @shared_task(name="scoring.recompute_season", acks_late=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.db.models import F
 from django.dispatch import Signal
 
 # Sent with ``event_id``: the results of that event (or what ranks them) changed.
@@ -22,7 +23,15 @@ results_changed_signal = Signal()
 
 
 def results_changed(event_id: int) -> None:
-    """Announce that the standings of ``event_id`` need recomputing (after commit)."""
+    """Announce that the standings of ``event_id`` need recomputing (after commit).
+
+    The event's ``results_version`` is bumped in the caller's transaction, so whatever
+    happens to the announcement (a lost task, a broker outage) the standings job can see
+    that it is behind and catch up.
+    """
+    from .models import Event
+
+    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
     results_changed_signal.send(sender=results_changed, event_id=event_id)
 
 

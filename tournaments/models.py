@@ -220,6 +220,11 @@ class Event(models.Model):
             "sessions_won, best_session. Empty: the game's own chain."
         ),
     )
+    # Counts every change the standings depend on (hooks.results_changed bumps it in the
+    # writer's transaction), so the standings job can tell whether it is behind.
+    results_version = models.PositiveBigIntegerField(
+        _("results version"), default=0, editable=False
+    )
     table_size = models.PositiveSmallIntegerField(
         _("players per table"),
         default=4,

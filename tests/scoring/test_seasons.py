@@ -110,7 +110,9 @@ def test_nightly_beat_job_is_scheduled():
     assert job["task"] == "scoring.recompute_seasons"
     from pegboard.celery import app
 
+    app.loader.import_default_modules()  # what a starting worker does: autodiscover tasks
     assert "scoring.recompute_seasons" in app.tasks
+    assert settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["task"] in app.tasks
 
 
 def test_season_pages(client, td_user, django_capture_on_commit_callbacks):

@@ -1,0 +1,52 @@
+"""Standings converge without a new result: every change bumps the event's results version,
+each complete recompute records the version it read, and the sweep re-queues the rest."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from scoring import services as scoring_services
+from scoring.models import StandingsStatus
+from scoring.selectors import standings_for_event
+from tests.factories import event_with_field
+from tournaments import services
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_lost_recompute_is_found_and_sent_again_by_the_sweep(monkeypatch):
+    event = event_with_field(4)
+    round_ = services.draw_next_game(event)
+    table = round_.tables.order_by("number").first()
+    # The task is lost: nothing runs after the commit (a killed worker, a dropped message).
+    monkeypatch.setattr(scoring_services, "send_recompute", lambda event_id: False)
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=88)
+    event.refresh_from_db()
+    assert event.results_version == 1  # the result (a draw without byes changes no standings)
+    assert scoring_services.events_behind() == [event.pk]
+    assert not standings_for_event(event.pk).exists()
+    monkeypatch.undo()
+
+    cache.clear()  # the lost run's queued flag would only delay the sweep by its TTL
+    assert scoring_services.sweep_standings() == 1  # eager Celery: it ran
+    assert scoring_services.events_behind() == []
+    status = StandingsStatus.objects.get(event=event)
+    assert status.version == Event.objects.get(pk=event.pk).results_version
+    assert standings_for_event(event.pk).get(entry=table.seat_a).spread == 33
+    assert scoring_services.sweep_standings() == 0  # nothing behind: nothing sent
+
+
+def test_with_the_cache_and_the_broker_down_the_result_is_saved_and_nothing_raises(monkeypatch):
+    event = event_with_field(2)
+    table = services.draw_next_game(event).tables.get()
+
+    def down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(cache, "add", down)
+    monkeypatch.setattr("scoring.tasks.recompute_standings.delay", down)
+    assert scoring_services.send_recompute(event.pk) is False  # logged, not raised
+    services.record_result(event, table=table, winner=table.seat_b, loser_score=100)
+    assert event.pk in scoring_services.events_behind()
