@@ -99,8 +99,10 @@ class Parts:
 
     def start_redis(self) -> None:
         self.redis = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no"],
+            [
+                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *("--save", "", "--appendonly", "no"),
+            ],
             stdout=subprocess.DEVNULL,
         )
         client = redis.Redis(port=self.port, socket_connect_timeout=1)
@@ -121,9 +123,11 @@ class Parts:
         self.workers += 1
         log = open(self.tmp / f"worker-{self.workers}.log", "w")  # noqa: SIM115
         self.worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "pegboard", "worker", "--pool", "solo", "-B"]
-            + ["--schedule", str(self.tmp / f"beat-{self.workers}"), "--loglevel", "INFO"]
-            + ["--without-gossip", "--without-mingle"],
+            [
+                *(sys.executable, "-m", "celery", "-A", "pegboard", "worker", "-B"),
+                *("--pool", "solo", "--schedule", str(self.tmp / f"beat-{self.workers}")),
+                *("--loglevel", "INFO", "--without-gossip", "--without-mingle"),
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=log,
