@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
+from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.models import Table
 
 from . import selectors, services
@@ -21,13 +22,17 @@ class KeyInput(serializers.Serializer):
     key = serializers.CharField(
         max_length=64, help_text="The player's private key (from the QR code)."
     )
-    game = serializers.IntegerField(min_value=1)
-    table = serializers.IntegerField(min_value=1, help_text="Table number within the game.")
+    game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_NUMBER, help_text="Table number within the game."
+    )
 
 
 class ReportInput(KeyInput):
     winner = serializers.ChoiceField(choices=["me", "opponent"])
-    loser_score = serializers.IntegerField(required=False, allow_null=True)
+    loser_score = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-MAX_SCORE, max_value=MAX_SCORE
+    )
     forfeit = serializers.BooleanField(default=False)
     record = serializers.JSONField(
         required=False, allow_null=True, help_text="A whole-game record (games/cribbage/README.md)."
@@ -46,13 +51,20 @@ class OutcomeOutput(serializers.Serializer):
 
 
 class RulingInput(serializers.Serializer):
-    game = serializers.IntegerField(min_value=1)
-    table = serializers.IntegerField(min_value=1)
+    game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
+    table = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
     submission = serializers.IntegerField(
-        required=False, help_text="Rule this version, or give a result:"
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Rule this version, or give a result:",
     )
-    winner = serializers.IntegerField(required=False, help_text="Entry id of the winner.")
-    loser_score = serializers.IntegerField(required=False, allow_null=True)
+    winner = serializers.IntegerField(
+        required=False, min_value=-MAX_ID, max_value=MAX_ID, help_text="Entry id of the winner."
+    )
+    loser_score = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-MAX_SCORE, max_value=MAX_SCORE
+    )
     forfeit = serializers.BooleanField(default=False)
     note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 

@@ -29,6 +29,7 @@ from tournaments.services.results import (
     audit_values,
     check_result,
     write_result,
+    write_results,
 )
 
 from .models import Dispute, PlayerKey, PrintJob, Submission
@@ -492,19 +493,18 @@ def _spread_columns(text: str | None) -> tuple[int | None, int | None]:
     return int(text.lstrip("+")), None
 
 
-@transaction.atomic
-def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
-    """Import both players' lines of each game (CSV) and reconcile them by Rule 12.2.
+MAX_IMPORT_LINES = 50_000
+MAX_IMPORT_FIELD = 200  # characters in one CSV cell (names, numbers, W/L, spreads)
 
-    Columns: game, table, player (ACC number or name), result (W/L), spread (e.g. +12, -12,
-    or empty). Games the rule settles are recorded; the rest are flagged for the TD.
-    Nothing is written if a line is malformed.
+
+def _read_paper_lines(event: Event, text: str) -> dict[tuple[int, int], list]:
+    """The CSV's lines by (game, table), each a checked Rule 12.2 written line.
+
+    Raises ``bad_csv`` naming the first line that is not right; nothing is written.
     """
-    from scoring.selectors import standings_for_event
-
-    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     needed = {"game", "table", "player", "result", "spread"}
-    if not rows or not needed.issubset(rows[0].keys()):
+    if reader.fieldnames is None or not needed.issubset(reader.fieldnames):
         raise ServiceError(
             "bad_csv",
             _("The CSV needs the columns: game, table, player, result, spread."),
@@ -514,42 +514,82 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
     entries = {e.player.acc_number: e for e in field if e.player.acc_number}
     entries.update({e.player.name.casefold(): e for e in field})
     lines: dict[tuple[int, int], list] = {}
-    for number, row in enumerate(rows, start=2):
-        try:
-            game, table_no = int(row["game"]), int(row["table"])
-        except (TypeError, ValueError):
-            raise ServiceError(
-                "bad_csv", _("Line %(n)s: game and table must be numbers.") % {"n": number}
-            ) from None
-        who = (row["player"] or "").strip()
-        entry = entries.get(who) or entries.get(who.casefold())
-        if entry is None:
-            raise ServiceError(
-                "bad_csv",
-                _("Line %(n)s: no player %(who)s in this event.") % {"n": number, "who": who},
-            )
-        claim = (row["result"] or "").strip().upper()[:1]
-        try:
-            plus, minus = _spread_columns(row["spread"])
-            line = crosscheck.WrittenLine.from_columns(
-                entry.pk,
-                crosscheck.Result.WIN if claim == "W" else crosscheck.Result.LOSS,
-                plus=plus,
-                minus=minus,
-            )
-        except (ValueError, crosscheck.CrosscheckError) as exc:
-            raise ServiceError(
-                "bad_csv", _("Line %(n)s: %(error)s") % {"n": number, "error": exc}
-            ) from None
-        lines.setdefault((game, table_no), []).append(line)
+    number = 1
+    try:
+        for number, row in enumerate(reader, start=2):
+            if number > MAX_IMPORT_LINES:
+                raise ServiceError(
+                    "bad_csv",
+                    _("The CSV has more than %(n)s lines.") % {"n": MAX_IMPORT_LINES},
+                    field="file",
+                )
+            cells = [row.get(key) or "" for key in needed]
+            if any(len(cell) > MAX_IMPORT_FIELD for cell in cells):
+                raise ServiceError(
+                    "bad_csv", _("Line %(n)s: a cell is far too long.") % {"n": number}
+                )
+            try:
+                game, table_no = int(row["game"]), int(row["table"])
+            except (TypeError, ValueError):
+                raise ServiceError(
+                    "bad_csv", _("Line %(n)s: game and table must be numbers.") % {"n": number}
+                ) from None
+            who = (row["player"] or "").strip()
+            entry = entries.get(who) or entries.get(who.casefold())
+            if entry is None:
+                raise ServiceError(
+                    "bad_csv",
+                    _("Line %(n)s: no player %(who)s in this event.") % {"n": number, "who": who},
+                )
+            claim = (row["result"] or "").strip().upper()[:1]
+            try:
+                plus, minus = _spread_columns(row["spread"])
+                line = crosscheck.WrittenLine.from_columns(
+                    entry.pk,
+                    crosscheck.Result.WIN if claim == "W" else crosscheck.Result.LOSS,
+                    plus=plus,
+                    minus=minus,
+                )
+            except (ValueError, crosscheck.CrosscheckError) as exc:
+                raise ServiceError(
+                    "bad_csv", _("Line %(n)s: %(error)s") % {"n": number, "error": exc}
+                ) from None
+            lines.setdefault((game, table_no), []).append(line)
+    except csv.Error as exc:  # a field over csv's limit, a NUL byte, a broken quote
+        raise ServiceError(
+            "bad_csv", _("Line %(n)s: %(error)s") % {"n": number + 1, "error": exc}
+        ) from None
+    if not lines:
+        raise ServiceError("bad_csv", _("The CSV has no lines to import."), field="file")
+    return lines
 
+
+@transaction.atomic
+def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
+    """Import both players' lines of each game (CSV) and reconcile them by Rule 12.2.
+
+    Columns: game, table, player (ACC number or name), result (W/L), spread (e.g. +12, -12,
+    or empty). Games the rule settles are recorded; the rest are flagged for the TD.
+    Nothing is written if a line is malformed. A few queries whatever the size of the file:
+    the tables are read at once and the results written in bulk through the one result
+    service (checked by ``check_result``, audited, announced once).
+    """
+    from scoring.selectors import standings_for_event
+
+    event = tournament_services.locked_event(event)
+    lines = _read_paper_lines(event, text)
+    tables = {
+        (t.round.number, t.number): t
+        for t in Table.objects.filter(round__event=event, number__isnull=False).select_related(
+            "round", "seat_a__player", "seat_b__player"
+        )
+    }
     ranking = [row.entry_id for row in standings_for_event(event.pk)]
     qualifiers = crosscheck.apparent_qualifiers(ranking) if ranking else frozenset()
     report = ImportReport()
+    items: list[tuple[Table, CheckedResult, str]] = []
     for (game, table_no), pair in sorted(lines.items()):
-        table = Table.objects.filter(
-            round__event=event, round__number=game, number=table_no
-        ).first()
+        table = tables.get((game, table_no))
         where = {"game": game, "table": table_no}
         if table is None or len(pair) != 2:
             report.flagged.append(
@@ -565,26 +605,51 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
                 where | {"clause": clause, "reason": outcome.flag_reason or outcome.explanation}
             )
             continue
-        margin = abs(winners[0].spread)
-        chosen = _td_submission(
-            event,
-            table,
-            winner=winners[0].player,
-            loser_score=max(0, event.target - margin),
-            forfeit=False,
-            user=user,
-            source=Submission.Source.PAPER,
-        )
-        _confirm(
-            event,
-            table,
-            chosen,
-            action="paper_import",
-            user=user,
-            reason=f"Rule 12.2 {clause}: {outcome.explanation}",
-        )
+        try:
+            checked = check_result(
+                event,
+                table,
+                winner_id=winners[0].player,
+                loser_score=max(0, event.target - abs(winners[0].spread)),
+                forfeit=False,
+            )
+        except ServiceError as exc:
+            report.flagged.append(where | {"clause": clause, "reason": exc.message})
+            continue
+        items.append((table, checked, f"Rule 12.2 {clause}: {outcome.explanation}"))
         report.recorded.append(where | {"clause": clause, "explanation": outcome.explanation})
+    _confirm_paper(event, items, user=user)
     return report
+
+
+def _confirm_paper(event: Event, items: list, *, user) -> None:
+    """Store the paper versions as the confirmed ones and write the results, in bulk."""
+    if not items:
+        return
+    table_ids = [table.pk for table, _checked, _reason in items]
+    Submission.objects.filter(table_id__in=table_ids, status=Submission.Status.CONFIRMED).update(
+        status=Submission.Status.SUPERSEDED
+    )
+    Submission.objects.filter(table_id__in=table_ids, status__in=["pending", "disputed"]).update(
+        status=Submission.Status.AGREED
+    )
+    Submission.objects.bulk_create(
+        [
+            Submission(
+                table=table,
+                event=event,
+                source=Submission.Source.PAPER,
+                by_user=tournament_services.acting_user(user),
+                winner_id=checked.winner_id,
+                loser_score=checked.loser_score,
+                forfeit=False,
+                status=Submission.Status.CONFIRMED,
+            )
+            for table, checked, _reason in items
+        ],
+        batch_size=1000,
+    )
+    write_results(event, items, user=user, action="paper_import")
 
 
 @transaction.atomic

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
+from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.outcome import format_spread
 
 from . import selectors, services
@@ -149,11 +150,19 @@ class EventDetail(generics.RetrieveAPIView):
 
 
 class ResultInput(serializers.Serializer):
-    game = serializers.IntegerField(min_value=1, help_text="Game number.")
-    table = serializers.IntegerField(min_value=1, help_text="Table number within the game.")
-    winner = serializers.IntegerField(help_text="Entry id of the winner.")
+    game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, help_text="Game number.")
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_NUMBER, help_text="Table number within the game."
+    )
+    winner = serializers.IntegerField(
+        min_value=-MAX_ID, max_value=MAX_ID, help_text="Entry id of the winner."
+    )
     loser_score = serializers.IntegerField(
-        required=False, allow_null=True, help_text="The loser's score (0 to target - 1)."
+        required=False,
+        allow_null=True,
+        min_value=-MAX_SCORE,
+        max_value=MAX_SCORE,
+        help_text="The loser's score (0 to target - 1).",
     )
     forfeit = serializers.BooleanField(default=False)
     reason = serializers.CharField(

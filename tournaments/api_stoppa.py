@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
+from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
 
 from . import selectors
 from .kinds.stoppa import STOPPA
@@ -60,13 +61,23 @@ class StoppaSessionSerializer(serializers.ModelSerializer):
 
 
 class NetInput(serializers.Serializer):
-    entry = serializers.IntegerField(help_text="Entry id of a player at the table.")
-    net = serializers.IntegerField(help_text="Chips won (+) or lost (-) over the session.")
+    entry = serializers.IntegerField(
+        min_value=-MAX_ID, max_value=MAX_ID, help_text="Entry id of a player at the table."
+    )
+    net = serializers.IntegerField(
+        min_value=-MAX_NET,
+        max_value=MAX_NET,
+        help_text="Chips won (+) or lost (-) over the session.",
+    )
 
 
 class StoppaResultInput(serializers.Serializer):
-    session = serializers.IntegerField(min_value=1, help_text="Session (game) number.")
-    table = serializers.IntegerField(min_value=1, help_text="Table number within the session.")
+    session = serializers.IntegerField(
+        min_value=1, max_value=MAX_NUMBER, help_text="Session (game) number."
+    )
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_NUMBER, help_text="Table number within the session."
+    )
     nets = NetInput(
         many=True, required=False, help_text="Every player's net; they must sum to zero."
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
@@ -256,3 +257,87 @@ def record_no_show(
 
         withdraw_entry(Entry.objects.get(pk=absent_id))
     return result
+
+
+def write_results(
+    event: Event,
+    items: list[tuple[Table, CheckedResult, str]],
+    *,
+    user: UserLike = None,
+    action: str,
+) -> int:
+    """Write many checked results at once (a paper-card import): ``(table, checked,
+    reason)`` each, in a few queries whatever their number; audited and announced once.
+
+    The rules are :func:`write_result`'s: the same result again is no change, a different
+    one needs its reason. The caller holds the event's row lock and checked every item with
+    :func:`check_result`. Returns the number of results written.
+    """
+    if not items:
+        return 0
+    tables = {table.pk: table for table, _checked, _reason in items}
+    existing = {r.table_id: r for r in GameResult.objects.filter(table_id__in=list(tables))}
+    now = timezone.now()
+    entered_by = acting_user(user)
+    created: list[GameResult] = []
+    updated: list[GameResult] = []
+    audits: list[AuditEntry] = []
+    for table, checked, reason in items:
+        old = existing.get(table.pk)
+        if old is not None and (old.winner_id, old.loser_score, old.kind) == (
+            checked.winner_id,
+            checked.loser_score,
+            checked.kind,
+        ):
+            continue
+        if old is not None and not reason.strip():
+            raise ServiceError(
+                "reason_required",
+                _("Table %(table)s already has a result: give a reason to change it.")
+                % {"table": table.number},
+                field="reason",
+            )
+        before = audit_values(old, table) if old is not None else None
+        row = old if old is not None else GameResult(table=table)
+        row.kind, row.winner_id, row.loser_id = checked.kind, checked.winner_id, checked.loser_id
+        row.loser_score, row.winner_points, row.loser_points = (
+            checked.loser_score,
+            checked.winner_points,
+            0,
+        )
+        row.margin, row.skunk_level = checked.margin, checked.skunk_level
+        row.entered_by, row.entered_at = entered_by, now
+        (updated if old is not None else created).append(row)
+        audits.append(
+            AuditEntry(
+                event=event,
+                table=table,
+                user=entered_by,
+                actor=actor_name(user),
+                action=action,
+                old=before,
+                new=audit_values(row, table),
+                reason=reason.strip()[:300],
+            )
+        )
+    GameResult.objects.bulk_create(created, batch_size=1000)
+    GameResult.objects.bulk_update(
+        updated,
+        [
+            "kind",
+            "winner",
+            "loser",
+            "loser_score",
+            "winner_points",
+            "loser_points",
+            "margin",
+            "skunk_level",
+            "entered_by",
+            "entered_at",
+        ],
+        batch_size=1000,
+    )
+    AuditEntry.objects.bulk_create(audits, batch_size=1000)
+    if audits:
+        hooks.results_changed(event.pk)
+    return len(audits)

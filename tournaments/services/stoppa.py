@@ -28,6 +28,7 @@ from pegboard.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.kinds.stoppa import STOPPA
+from tournaments.limits import MAX_NET
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 
 from ._common import UserLike, acting_user, locked_event
@@ -251,14 +252,20 @@ def _write_nets(
 
 
 def _as_int(value: Any, name: str) -> int:
+    """A chip net as typed (``+12``, ``-7``, ``\u22127``), within the bounds a session allows."""
     if isinstance(value, bool):
         raise ValueError(name)
     if isinstance(value, int):
-        return value
-    text = str(value).strip().replace("\u2212", "-")
-    if not text.lstrip("+-").isdigit():
+        number = value
+    else:
+        text = str(value).strip().replace("\u2212", "-")
+        digits = text.lstrip("+-")
+        if len(text) > 12 or not digits.isdigit() or not digits.isascii():
+            raise ValueError(name)
+        number = int(text)
+    if abs(number) > MAX_NET:
         raise ValueError(name)
-    return int(text)
+    return number
 
 
 @transaction.atomic

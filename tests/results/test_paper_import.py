@@ -1,0 +1,81 @@
+"""Paper-card imports in bulk: a few queries whatever the size, every result audited once,
+and a malformed file refused with the line it fails on (never a 500, nothing written)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.errors import ServiceError
+from results import services
+from tests.factories import UserFactory, event_with_field
+from tournaments import services as tournament_services
+from tournaments.models import AuditEntry, GameResult
+
+pytestmark = pytest.mark.django_db
+
+
+def played_event(players: int, games: int):
+    event = event_with_field(players, name="Serata di Cribbage")
+    rounds = []
+    for _ in range(games):
+        round_ = tournament_services.draw_next_game(event)
+        rounds.append(round_)
+        for table in round_.tables.filter(seat_b__isnull=False):
+            # Results typed on the TD's page, to be confirmed by the paper cards.
+            tournament_services.record_result(
+                event, table=table, winner=table.seat_a, loser_score=100
+            )
+    return event, rounds
+
+
+def cards_csv(rounds, *, loser_score=95) -> str:
+    lines = ["game,table,player,result,spread"]
+    for round_ in rounds:
+        for table in round_.tables.filter(seat_b__isnull=False).select_related(
+            "seat_a__player", "seat_b__player"
+        ):
+            spread = 121 - loser_score
+            lines.append(f"{round_.number},{table.number},{table.seat_a.player.name},W,+{spread}")
+            lines.append(f"{round_.number},{table.number},{table.seat_b.player.name},L,-{spread}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_large_import_takes_a_few_queries_and_audits_every_game(
+    django_assert_max_num_queries,
+):
+    event, rounds = played_event(40, 5)  # 100 games, 200 lines
+    text = cards_csv(rounds)
+    with django_assert_max_num_queries(25):  # not one query per line or per game
+        report = services.import_paper_cards(event, text, user=UserFactory())
+    assert len(report.recorded) == 100 and not report.flagged
+    assert set(
+        GameResult.objects.filter(table__round__event=event).values_list("margin", flat=True)
+    ) == {26}
+    changes = AuditEntry.objects.filter(event=event, action="paper_import")
+    assert changes.count() == 100
+    first = changes.first()
+    assert first.old["loser_score"] == 100 and first.new["loser_score"] == 95
+    assert first.reason.startswith("Rule 12.2")
+    # The same cards again change nothing and write no audit row.
+    services.import_paper_cards(event, text, user=UserFactory())
+    assert AuditEntry.objects.filter(event=event, action="paper_import").count() == 100
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("game,table,player,result,spread\n1,1," + "x" * 200_000 + ",W,+5\n", "Line 2"),
+        ("game,table,player,result,spread\n1,1,Nobody,W,+5\n", "no player Nobody"),
+        ("game,table,player,result,spread\n1,one,Nobody,W,+5\n", "must be numbers"),
+        ("game,table,player,result,spread\n", "no lines"),
+        ("name,score\nAnn,5\n", "needs the columns"),
+        ("game,table,player,result,spread\n1,1,\0,W,+5\n", "Line 2"),
+    ],
+)
+def test_a_malformed_file_is_refused_with_its_line_and_writes_nothing(text, words):
+    event, _rounds = played_event(4, 1)
+    before = AuditEntry.objects.count()
+    with pytest.raises(ServiceError) as caught:
+        services.import_paper_cards(event, text, user=None)
+    assert caught.value.code == "bad_csv" and words in caught.value.message
+    assert AuditEntry.objects.count() == before
