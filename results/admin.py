@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Dispute, PlayerKey, PrintJob, Scorekeeper, Submission
+from .models import Dispute, ImportJob, PlayerKey, PrintJob, Scorekeeper, Submission
 
 
 @admin.register(PlayerKey)
@@ -38,3 +38,10 @@ class PrintJobAdmin(admin.ModelAdmin):
     list_display = ["event", "status", "done", "total", "created_at", "finished_at"]
     list_filter = ["status"]
     exclude = ["pdf"]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    list_display = ["event", "status", "done", "total", "created_at", "finished_at"]
+    list_filter = ["status"]
+    readonly_fields = ["status", "done", "total", "report", "error", "finished_at"]

@@ -223,3 +223,47 @@ class PrintJob(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.done / self.total) if self.total else 0
+
+
+class ImportJob(models.Model):
+    """A large paper-card import, checked and written by a Celery task with its progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="import_jobs",
+        verbose_name=_("event"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("imported by"),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.QUEUED)
+    text = models.TextField(_("CSV"), editable=False)
+    done = models.PositiveIntegerField(_("lines checked"), default=0)
+    total = models.PositiveIntegerField(_("lines in all"), default=0)
+    report = models.JSONField(_("report"), null=True, blank=True, editable=False)
+    error = models.CharField(_("error"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at"]
+        verbose_name = _("import job")
+        verbose_name_plural = _("import jobs")
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.get_status_display()} {self.done}/{self.total}"
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
@@ -32,7 +33,7 @@ from tournaments.services.results import (
     write_results,
 )
 
-from .models import Dispute, PlayerKey, PrintJob, Submission
+from .models import Dispute, ImportJob, PlayerKey, PrintJob, Submission
 
 __all__ = [
     "confirm_opponent",
@@ -44,8 +45,10 @@ __all__ = [
     "import_paper_cards",
     "key_for",
     "keys_for",
+    "request_import",
     "request_printables",
     "rule",
+    "run_import_job",
     "submit",
 ]
 
@@ -497,10 +500,13 @@ MAX_IMPORT_LINES = 50_000
 MAX_IMPORT_FIELD = 200  # characters in one CSV cell (names, numbers, W/L, spreads)
 
 
-def _read_paper_lines(event: Event, text: str) -> dict[tuple[int, int], list]:
+def _read_paper_lines(
+    event: Event, text: str, progress: Callable[[int], None] | None = None
+) -> dict[tuple[int, int], list]:
     """The CSV's lines by (game, table), each a checked Rule 12.2 written line.
 
     Raises ``bad_csv`` naming the first line that is not right; nothing is written.
+    ``progress`` is told the number of lines read every 500 lines.
     """
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     needed = {"game", "table", "player", "result", "spread"}
@@ -555,6 +561,8 @@ def _read_paper_lines(event: Event, text: str) -> dict[tuple[int, int], list]:
                     "bad_csv", _("Line %(n)s: %(error)s") % {"n": number, "error": exc}
                 ) from None
             lines.setdefault((game, table_no), []).append(line)
+            if progress is not None and number % 500 == 0:
+                progress(number - 1)
     except csv.Error as exc:  # a field over csv's limit, a NUL byte, a broken quote
         raise ServiceError(
             "bad_csv", _("Line %(n)s: %(error)s") % {"n": number + 1, "error": exc}
@@ -564,8 +572,9 @@ def _read_paper_lines(event: Event, text: str) -> dict[tuple[int, int], list]:
     return lines
 
 
-@transaction.atomic
-def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
+def import_paper_cards(
+    event: Event, text: str, *, user, progress: Callable[[int], None] | None = None
+) -> ImportReport:
     """Import both players' lines of each game (CSV) and reconcile them by Rule 12.2.
 
     Columns: game, table, player (ACC number or name), result (W/L), spread (e.g. +12, -12,
@@ -574,10 +583,15 @@ def import_paper_cards(event: Event, text: str, *, user) -> ImportReport:
     the tables are read at once and the results written in bulk through the one result
     service (checked by ``check_result``, audited, announced once).
     """
+    lines = _read_paper_lines(event, text, progress)  # reads only: outside the transaction
+    with transaction.atomic():
+        return _import_lines(event, lines, user=user)
+
+
+def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
     from scoring.selectors import standings_for_event
 
     event = tournament_services.locked_event(event)
-    lines = _read_paper_lines(event, text)
     tables = {
         (t.round.number, t.number): t
         for t in Table.objects.filter(round__event=event, number__isnull=False).select_related(
@@ -650,6 +664,62 @@ def _confirm_paper(event: Event, items: list, *, user) -> None:
         batch_size=1000,
     )
     write_results(event, items, user=user, action="paper_import")
+
+
+IMPORT_INLINE_LINES = 400  # beyond this a file is imported by Celery, with its progress
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRequest:
+    """What asking for an import gave: the report at once, or a job to follow."""
+
+    report: ImportReport | None = None
+    job: ImportJob | None = None
+
+
+def request_import(event: Event, text: str, *, user) -> ImportRequest:
+    """Import paper cards now (a small file) or queue an :class:`ImportJob` (a large one)."""
+    lines = max(0, len(text.splitlines()) - 1)  # the header is not a line to import
+    if lines <= IMPORT_INLINE_LINES:
+        return ImportRequest(report=import_paper_cards(event, text, user=user))
+    with transaction.atomic():
+        job = ImportJob.objects.create(
+            event=event, user=tournament_services.acting_user(user), text=text, total=lines
+        )
+        transaction.on_commit(lambda: _queue_import(job.pk), robust=True)
+    return ImportRequest(job=job)
+
+
+def _queue_import(job_id: int) -> None:
+    from .tasks import run_import
+
+    run_import.delay(job_id)
+
+
+def run_import_job(job_id: int) -> ImportJob:
+    """The Celery task's work: import the job's file, keeping its progress and report."""
+    job = ImportJob.objects.select_related("event", "user").get(pk=job_id)
+    if job.status == ImportJob.Status.DONE:
+        return job  # a redelivered message: done already
+    ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.Status.RUNNING, done=0)
+
+    def progress(done: int) -> None:
+        ImportJob.objects.filter(pk=job.pk).update(done=done)
+
+    try:
+        report = import_paper_cards(job.event, job.text, user=job.user, progress=progress)
+    except ServiceError as exc:
+        job.status, job.error = ImportJob.Status.FAILED, exc.message[:300]
+    else:
+        job.status, job.done = ImportJob.Status.DONE, job.total
+        job.report = {
+            "recorded": report.recorded,
+            "flagged": report.flagged,
+            "summary": report.summary,
+        }
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "error", "done", "report", "finished_at"])
+    return job
 
 
 @transaction.atomic

@@ -11,3 +11,11 @@ from . import printables
 def build_printables(job_id: int) -> int:
     """Build an event's PDF set (score cards, table cards, seating list)."""
     return printables.build(job_id).done
+
+
+@shared_task(name="results.run_import", acks_late=True, reject_on_worker_lost=True)
+def run_import(job_id: int) -> str:
+    """Import a large paper-card file (its progress on the job)."""
+    from . import services
+
+    return services.run_import_job(job_id).status

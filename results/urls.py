@@ -8,6 +8,11 @@ urlpatterns = [
     path("td/events/<int:event_id>/results/rule/", views.rule_view, name="results-rule"),
     path("td/events/<int:event_id>/results/correct/", views.correct_view, name="results-correct"),
     path("td/events/<int:event_id>/results/import/", views.import_view, name="results-import"),
+    path(
+        "td/events/<int:event_id>/results/import/<int:job_id>/",
+        views.import_job_view,
+        name="results-import-job",
+    ),
     path("td/events/<int:event_id>/results/print/", views.print_view, name="results-print"),
     path(
         "td/events/<int:event_id>/results/print/<int:job_id>/",

@@ -197,7 +197,10 @@ def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
         except UnicodeDecodeError:
             form.add_error("file", _("The file must be UTF-8 text."))
         else:
-            report = form.run(lambda: services.import_paper_cards(event, text, user=request.user))
+            asked = form.run(lambda: services.request_import(event, text, user=request.user))
+            if asked is not None and asked.job is not None:
+                return redirect("results-import-job", event_id=event.pk, job_id=asked.job.pk)
+            report = asked.report if asked is not None else None
     context = _desk_context(event, role, form=form, report=report)
     return render(request, "results/desk.html", context, status=200 if report else 400)
 
@@ -211,6 +214,19 @@ def print_view(request: HttpRequest, event_id: int) -> HttpResponse:
         raise Http404("No such event.")
     job = services.request_printables(event, base_url=request.build_absolute_uri("/"))
     return redirect("results-print-job", event_id=event.pk, job_id=job.pk)
+
+
+@login_required
+def import_job_view(request: HttpRequest, event_id: int, job_id: int) -> HttpResponse:
+    """A large import's progress (polled by HTMX), then its report."""
+    from .models import ImportJob
+
+    event, role = selectors.results_role(request.user, event_id)
+    job = ImportJob.objects.filter(pk=job_id, event=event).first()
+    if job is None or role != "td":
+        raise Http404("No such import.")
+    template = "results/import_job.html#job" if request.htmx else "results/import_job.html"
+    return render(request, template, {"event": event, "job": job})
 
 
 @login_required

@@ -79,3 +79,25 @@ def test_a_malformed_file_is_refused_with_its_line_and_writes_nothing(text, word
         services.import_paper_cards(event, text, user=None)
     assert caught.value.code == "bad_csv" and words in caught.value.message
     assert AuditEntry.objects.count() == before
+
+
+def test_a_large_file_is_imported_by_celery_with_its_progress(
+    client, td_user, django_capture_on_commit_callbacks
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from results.models import ImportJob
+
+    event, rounds = played_event(90, 5)  # 225 games: 450 lines, over the inline limit
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    upload = SimpleUploadedFile("cards.csv", cards_csv(rounds).encode("utf-8-sig"))
+    with django_capture_on_commit_callbacks(execute=True):  # eager Celery runs the job
+        response = client.post(reverse("results-import", args=[event.pk]), {"file": upload})
+    job = ImportJob.objects.get(event=event)
+    assert response.status_code == 302 and response.url.endswith(f"/import/{job.pk}/")
+    assert (job.status, job.done, job.total) == ("done", 450, 450)
+    assert len(job.report["recorded"]) == 225 and not job.report["flagged"]
+    page = client.get(response.url).content.decode()
+    assert "225 games recorded, 0 flagged." in page and "every 1s" not in page
