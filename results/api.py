@@ -44,7 +44,9 @@ class DisputeInput(KeyInput):
 
 
 class OutcomeOutput(serializers.Serializer):
-    state = serializers.ChoiceField(choices=["pending", "confirmed", "disputed", "duplicate"])
+    state = serializers.ChoiceField(
+        choices=["pending", "to_check", "confirmed", "disputed", "duplicate"]
+    )
     submission = serializers.IntegerField()
     winner = serializers.IntegerField()
     loser_score = serializers.IntegerField(allow_null=True)

@@ -75,6 +75,7 @@ class Submission(models.Model):
         AGREED = "agreed", _("Agreed (the other version was confirmed)")
         DISPUTED = "disputed", _("Disputed")
         SUPERSEDED = "superseded", _("Superseded")
+        TO_CHECK = "to_check", _("Agreed; waiting for the TD's check")
 
     table = models.ForeignKey(
         "tournaments.Table",

@@ -70,7 +70,9 @@ def score_cards(event, base_url: str) -> list[dict]:
 
 
 def table_cards(event, base_url: str) -> list[dict]:
-    """One card per table of the latest released game, with both players' QR codes."""
+    """One card per table of the latest released game; with both players' QR codes only
+    where the event checks agreeing reports at the desk (otherwise one person holding the
+    card could report for both players)."""
     latest = event.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
     if latest is None:
         return []
@@ -79,13 +81,14 @@ def table_cards(event, base_url: str) -> list[dict]:
             "seat_a__player", "seat_b__player"
         )
     )
-    keys = services.keys_for([e for t in tables for e in (t.seat_a, t.seat_b)])
+    with_keys = event.confirmation == event.Confirmation.DESK_CHECK
+    keys = services.keys_for([e for t in tables for e in (t.seat_a, t.seat_b)]) if with_keys else {}
     cards = []
     for table in tables:
         seats = []
         for entry in (table.seat_a, table.seat_b):
-            link = _link(base_url, keys[entry.pk])
-            seats.append({"entry": entry, "qr": qr_svg(link)})
+            qr = qr_svg(_link(base_url, keys[entry.pk])) if with_keys else ""
+            seats.append({"entry": entry, "qr": qr})
         cards.append({"table": table, "game": latest.number, "seats": seats})
     return cards
 

@@ -66,9 +66,37 @@ def open_disputes(event: Event) -> list[Dispute]:
         .select_related("table__round", "table__seat_a__player", "table__seat_b__player")
         .order_by("opened_at")
     )
+    by_table = _versions_by_table([d.table_id for d in disputes])
     for dispute in disputes:
-        dispute.versions = versions(dispute.table)  # type: ignore[attr-defined]
+        dispute.versions = by_table.get(dispute.table_id, [])  # type: ignore[attr-defined]
     return disputes
+
+
+def _versions_by_table(table_ids: list[int]) -> dict[int, list[Submission]]:
+    """Every version of these tables' results, oldest first, in one query."""
+    found: dict[int, list[Submission]] = {}
+    for version in (
+        Submission.objects.filter(table_id__in=table_ids)
+        .select_related("by_entry__player", "by_user", "winner__player")
+        .order_by("created_at", "pk")
+    ):
+        found.setdefault(version.table_id, []).append(version)
+    return found
+
+
+def to_check(event: Event) -> list[Table]:
+    """Tables whose two reports agree and wait for the desk's check (desk-check events)."""
+    tables = list(
+        Table.objects.filter(round__event=event, submissions__status=Submission.Status.TO_CHECK)
+        .distinct()
+        .select_related("round", "seat_a__player", "seat_b__player")
+        .order_by("round__number", "number")
+    )
+    by_table = _versions_by_table([t.pk for t in tables])
+    for table in tables:
+        agreed = [v for v in by_table.get(table.pk, []) if v.status == Submission.Status.TO_CHECK]
+        table.agreed = agreed[-1] if agreed else None  # type: ignore[attr-defined]
+    return tables
 
 
 def open_tables(event: Event) -> list[Table]:

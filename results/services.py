@@ -36,6 +36,7 @@ from tournaments.services.results import (
 from .models import Dispute, ImportJob, PlayerKey, PrintJob, Submission
 
 __all__ = [
+    "check_agreed",
     "confirm_opponent",
     "correct",
     "correct_playoff_game",
@@ -207,7 +208,7 @@ def _confirm(
     Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
-    Submission.objects.filter(table=table, status__in=["pending", "disputed"]).exclude(
+    Submission.objects.filter(table=table, status__in=["pending", "disputed", "to_check"]).exclude(
         pk=chosen.pk
     ).update(status=Submission.Status.AGREED)
     chosen.status = Submission.Status.CONFIRMED
@@ -238,7 +239,7 @@ class SubmitOutcome:
     """What a submission did: the stored version and the table's state after it."""
 
     submission: Submission
-    state: str  # "pending", "confirmed", "disputed", "duplicate"
+    state: str  # "pending", "to_check", "confirmed", "disputed", "duplicate"
     result: GameResult | None = None
 
 
@@ -306,12 +307,21 @@ def submit(
 
     opponent_id = next(iter(seats - {entry.pk}))
     theirs = (
-        Submission.objects.filter(table=table, by_entry_id=opponent_id, status="pending")
+        Submission.objects.filter(
+            table=table, by_entry_id=opponent_id, status__in=["pending", "to_check"]
+        )
         .order_by("-created_at", "-pk")
         .first()
     )
     if theirs is None:
         return SubmitOutcome(mine, "pending")
+    if theirs.same_outcome(mine) and event.confirmation == Event.Confirmation.DESK_CHECK:
+        # Both keys may have come from one table card: the desk checks before it counts.
+        Submission.objects.filter(pk__in=[mine.pk, theirs.pk]).update(
+            status=Submission.Status.TO_CHECK
+        )
+        _audit(event, table, action="to_check", entry=entry, new=audit_values(mine, table))
+        return SubmitOutcome(mine, "to_check")
     if theirs.same_outcome(mine):
         return SubmitOutcome(
             mine,
@@ -361,6 +371,21 @@ def confirm_opponent(key: str, *, table: Table | int) -> SubmitOutcome:
         loser_score=theirs.loser_score,
         forfeit=theirs.forfeit,
     )
+
+
+@transaction.atomic
+def check_agreed(event: Event, *, table: Table | int, user) -> GameResult:
+    """The TD or a scorekeeper checks two agreeing reports (events that check at the desk)."""
+    table_id = table.pk if isinstance(table, Table) else table
+    locked = _locked_table(event, table_id)
+    agreed = (
+        Submission.objects.filter(table=locked, status=Submission.Status.TO_CHECK)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if agreed is None:
+        raise ServiceError("nothing_to_check", _("This game has no agreeing reports to check."))
+    return _confirm(event, locked, agreed, action="checked", user=user)
 
 
 @transaction.atomic
@@ -644,9 +669,9 @@ def _confirm_paper(event: Event, items: list, *, user) -> None:
     Submission.objects.filter(table_id__in=table_ids, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
-    Submission.objects.filter(table_id__in=table_ids, status__in=["pending", "disputed"]).update(
-        status=Submission.Status.AGREED
-    )
+    Submission.objects.filter(
+        table_id__in=table_ids, status__in=["pending", "disputed", "to_check"]
+    ).update(status=Submission.Status.AGREED)
     Submission.objects.bulk_create(
         [
             Submission(

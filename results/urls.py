@@ -6,6 +6,7 @@ urlpatterns = [
     path("k/<str:key>/", views.player_page, name="player-page"),
     path("td/events/<int:event_id>/results/", views.results_desk, name="results-desk"),
     path("td/events/<int:event_id>/results/rule/", views.rule_view, name="results-rule"),
+    path("td/events/<int:event_id>/results/check/", views.check_view, name="results-check"),
     path("td/events/<int:event_id>/results/correct/", views.correct_view, name="results-correct"),
     path("td/events/<int:event_id>/results/import/", views.import_view, name="results-import"),
     path(

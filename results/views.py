@@ -106,11 +106,26 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         "role": role,
         "open_tables": selectors.open_tables(event),
         "disputes": selectors.open_disputes(event),
+        "to_check": selectors.to_check(event),
         "audit": selectors.audit_log(event) if role == "td" else [],
         "keys": keys,
         "import_form": form or ImportForm(),
         "import_report": report,
     }
+
+
+@login_required
+@require_POST
+def check_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Confirm two agreeing reports after checking them (TD or scorekeeper)."""
+    event, _role = selectors.results_role(request.user, event_id)
+    try:
+        services.check_agreed(event, table=int(request.POST.get("table", 0)), user=request.user)
+    except (ServiceError, ValueError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    else:
+        messages.success(request, _("Checked and confirmed."))
+    return redirect("results-desk", event_id=event.pk)
 
 
 @login_required

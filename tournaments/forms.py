@@ -110,6 +110,11 @@ class FormatForm(ServiceForm):
         label=_("Games per opponent"), choices=[(1, "1"), (2, "2")], coerce=int
     )
     games_planned = forms.IntegerField(label=_("Number of games"), min_value=1, max_value=40)
+    confirmation = forms.ChoiceField(
+        label=_("Reports confirmed by"),
+        choices=Event.Confirmation.choices,
+        required=False,
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

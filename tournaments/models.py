@@ -210,6 +210,33 @@ class Event(models.Model):
         _("seed"), default=new_seed, help_text=_("Makes every draw reproducible.")
     )
     standings_published = models.BooleanField(_("standings published"), default=True)
+
+    class Confirmation(models.TextChoices):
+        OWN_KEYS = (
+            "own_keys",
+            _(
+                "Each player confirms with the key on their own score card "
+                "(table cards show no keys)"
+            ),
+        )
+        DESK_CHECK = (
+            "desk_check",
+            _(
+                "Table cards carry both players' keys; the TD or a scorekeeper checks "
+                "agreeing reports"
+            ),
+        )
+
+    confirmation = models.CharField(
+        _("how reports are confirmed"),
+        max_length=12,
+        choices=Confirmation,
+        default=Confirmation.OWN_KEYS,
+        help_text=_(
+            "One person holding a table card with both keys could report for both players: "
+            "either keep the keys on the players' own score cards, or check at the desk."
+        ),
+    )
     tiebreakers = models.JSONField(
         _("ranking chain"),
         default=list,

@@ -61,6 +61,7 @@ def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
                     "pairing": event.pairing,
                     "meetings_per_opponent": event.meetings_per_opponent,
                     "games_planned": event.games_planned,
+                    "confirmation": event.confirmation,
                 }
             ),
             "bracket": selectors.event_bracket(event),

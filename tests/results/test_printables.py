@@ -51,3 +51,16 @@ def test_the_td_builds_and_downloads_the_pdf_set(
     assert "Download the PDF" in page.content.decode()
     download = client.get(response.url + "?download=1")
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
+
+
+def test_table_cards_carry_keys_only_where_the_desk_checks():
+    from results.printables import table_cards
+
+    event = event_with_field(4)
+    tournament_services.draw_next_game(event)
+    cards = table_cards(event, "http://hall/")
+    assert cards and all(seat["qr"] == "" for card in cards for seat in card["seats"])
+    event.confirmation = event.Confirmation.DESK_CHECK
+    event.save(update_fields=["confirmation"])
+    cards = table_cards(event, "http://hall/")
+    assert all(seat["qr"].startswith("<svg") for card in cards for seat in card["seats"])

@@ -274,3 +274,21 @@ def test_a_ruling_only_settles_a_dispute_and_players_cannot_overturn_the_td(game
         services.submit(key_c, table=other, winner=other.seat_b, loser_score=70)
     assert caught.value.code == "already_confirmed"
     assert GameResult.objects.get(table=other).winner_id == other.seat_a_id
+
+
+def test_an_event_that_checks_at_the_desk_waits_for_the_check(game):
+    event, table, key_a, key_b = game
+    event.confirmation = event.Confirmation.DESK_CHECK
+    event.save(update_fields=["confirmation"])
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    both = services.submit(key_b, table=table, winner=table.seat_a, loser_score=95)
+    # Both keys may have come from one table card: nothing counts until the desk checks.
+    assert both.state == "to_check" and not GameResult.objects.filter(table=table).exists()
+    assert Submission.objects.filter(table=table, status="to_check").count() == 2
+    scorekeeper = UserFactory()
+    result = services.check_agreed(event, table=table, user=scorekeeper)
+    assert (result.winner_id, result.loser_score) == (table.seat_a_id, 95)
+    assert AuditEntry.objects.filter(table=table, action="checked", user=scorekeeper).exists()
+    with pytest.raises(ServiceError) as caught:
+        services.check_agreed(event, table=table, user=scorekeeper)
+    assert caught.value.code == "nothing_to_check"

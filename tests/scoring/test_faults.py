@@ -37,6 +37,7 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 60
+APP_NAME = "pegboard-fault-test"
 CONVERGE_WITHIN = 30.0  # seconds after recovery; the figures printed are what it took
 
 HALL = """
@@ -92,6 +93,7 @@ class Parts:
             "STANDINGS_SWEEP_SECONDS": "1",
             "BROKER_VISIBILITY": "10",
             "DB_POOL_MAX": "4",
+            "PGAPPNAME": APP_NAME,  # libpq names the app's connections, for the fault
         }
         self.redis: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None
@@ -238,8 +240,10 @@ def test_the_apps_database_connections_are_terminated(parts):
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "WHERE datname = current_database() AND application_name = %s",
+                [APP_NAME],
             )
+            assert cursor.fetchall(), "the worker's and the hall's connections were there"
         return time.monotonic()
 
     run_scenario(parts, fault, "PostgreSQL connections terminated")

@@ -20,8 +20,10 @@ def set_event_format(
     pairing: str,
     meetings_per_opponent: int,
     games_planned: int,
+    confirmation: str = "",
 ) -> Event:
-    """Set the kind of event, the pairing method, games per opponent and the number of games."""
+    """Set the kind of event, the pairing method, games per opponent and the number of games;
+    and, when given, how the players' reports are confirmed (:class:`Event.Confirmation`)."""
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
@@ -42,9 +44,16 @@ def set_event_format(
             _("The number of games must be between %(low)s and 40.") % {"low": max(1, drawn)},
             field="games_planned",
         )
+    if confirmation and confirmation not in Event.Confirmation.values:
+        raise ServiceError(
+            "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
+        )
     event.kind, event.pairing = kind, pairing
     event.meetings_per_opponent, event.games_planned = meetings_per_opponent, games_planned
-    event.save(update_fields=["kind", "pairing", "meetings_per_opponent", "games_planned"])
+    event.confirmation = confirmation or event.confirmation
+    event.save(
+        update_fields=["kind", "pairing", "meetings_per_opponent", "games_planned", "confirmation"]
+    )
     return event
 
 
