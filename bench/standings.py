@@ -71,7 +71,7 @@ def main() -> None:
 
     from pegboard.celery import app
     from scoring.models import StandingsSnapshot
-    from scoring.services import lines_sql, recompute_standings
+    from scoring.services import recompute_standings
     from tournaments import services
     from tournaments.models import (
         Club,
@@ -178,7 +178,7 @@ def main() -> None:
 
     def our_lines():  # the aggregate our ranking reads, alone
         with connection.cursor() as cursor:
-            cursor.execute(lines_sql(), {"event": event.pk, "n": args.games})
+            cursor.execute(event.game_kind.lines_sql(), {"event": event.pk, "n": args.games})
             return cursor.fetchall()
 
     def full_recompute():
