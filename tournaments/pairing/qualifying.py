@@ -25,13 +25,14 @@ from ._matching import cheapest_matching, ordinal
 from .errors import PairingError
 
 Player = Hashable
+PairKey = frozenset[Player]  # an unordered pair of players: see pair_key
 PHANTOM = None  # the empty seat of an odd field: whoever draws it has the bye
 GREEDY_TRIES = 30
 # Bye candidates the greedy pass tries before handing the whole choice to one matching.
 GREEDY_BYE_CANDIDATES = 3
 
 
-def pair_key(a: Player, b: Player) -> frozenset:
+def pair_key(a: Player, b: Player) -> PairKey:
     """Key of an unordered pair of players, for the history of who has met whom."""
     return frozenset((a, b))
 
@@ -99,7 +100,7 @@ def circle_round(
     return [(circle[i], circle[n - 1 - i]) for i in range(n // 2)]
 
 
-def forbidden_pairs(forbidden: Iterable[Iterable[Player]] | None) -> frozenset[frozenset]:
+def forbidden_pairs(forbidden: Iterable[Iterable[Player]] | None) -> frozenset[PairKey]:
     """Normalise the TD's forbidden pairs (family, partners) to a set of :func:`pair_key`."""
     out = set()
     for pair in forbidden or ():
@@ -145,7 +146,7 @@ def draw_qualifying_game(
     *,
     game_number: int,
     seed: int,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     starting_field: Sequence[Player] | None = None,
     max_meetings: int = 1,
@@ -183,10 +184,10 @@ def _movement_seating(
     starting_field: Sequence[Player],
     game_number: int,
     seed: int,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
 ) -> Seating | None:
     order = list(starting_field)
     random.Random(f"{seed}:movement").shuffle(order)
@@ -210,10 +211,10 @@ def _movement_seating(
 def _matching_seating(
     players: list[Player],
     rng: random.Random,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
 ) -> Seating:
     bye_candidates: list[Player | None] = [None]
     fewest = min(byes.get(p, 0) for p in players)
@@ -266,7 +267,7 @@ def _matching_seating(
 def _with_compromises(
     pairs: list[tuple[Player, Player]],
     bye: Player | None,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
     fewest: int,
@@ -286,9 +287,9 @@ def _with_compromises(
 def _greedy(
     seated: list[Player],
     rng: random.Random,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     limit: int = 1,
-    blocked: frozenset[frozenset] = frozenset(),
+    blocked: frozenset[PairKey] = frozenset(),
 ) -> list[tuple[Player, Player]] | None:
     pool = list(seated)
     rng.shuffle(pool)
@@ -308,9 +309,9 @@ def _greedy(
 def _greedy_partner(
     a: Player,
     pool: list[Player],
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     limit: int,
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
 ) -> int | None:
     for i in range(len(pool) - 1, -1, -1):
         key = pair_key(a, pool[i])
@@ -323,7 +324,7 @@ def check_seating(
     seating: Seating,
     players: Iterable[Player] | None = None,
     *,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
     max_meetings: int = 1,
@@ -394,7 +395,7 @@ def swap_seats(
     b: Player,
     *,
     players: Iterable[Player] | None = None,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
     max_meetings: int = 1,
@@ -434,9 +435,9 @@ def swap_seats(
     )
 
 
-def meetings(seatings: Iterable[Seating]) -> dict[frozenset, int]:
+def meetings(seatings: Iterable[Seating]) -> dict[PairKey, int]:
     """Count how often each pair met over ``seatings`` (for tests and reports)."""
-    counts: dict[frozenset, int] = {}
+    counts: dict[PairKey, int] = {}
     for seating in seatings:
         for a, b in seating.pairs:
             key = pair_key(a, b)
