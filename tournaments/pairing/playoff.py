@@ -1,9 +1,12 @@
 """Playoffs: the cut, byes to the top seeds, seeded brackets, best-of-N matches, final places.
 
-The arithmetic follows spec/acc.md: qualifiers = ceil(entrants / 4) unless the TD sets a number,
-never rounded up to a full bracket; byes = next power of two - qualifiers, to the top seeds, so
-round two is always a full bracket. Seed s meets seed B+1-s in a bracket of B, placed in the
-standard order (1, B, B/2, B/2+1, ...) so the top two seeds can only meet in the final.
+The arithmetic is the ACC's (American Cribbage Congress) cut and playoff rule: qualifiers =
+ceil(entrants / 4) unless the TD sets a number, never rounded up to a full bracket (121-124
+entrants -> 31); byes = next power of two - qualifiers, to the highest qualifiers, so round two is
+always a full bracket (60 -> 15 qualifiers and 1 bye, 108 -> 27 and 5, 132 -> 33 and 31). Seeds
+follow the qualifying rank; seed s meets seed B+1-s in a bracket of B (1 v 16, 8 v 9), placed in
+the standard order (1, B, B/2, B/2+1, ...) so the top two seeds can only meet in the final. Final
+places: 1, 2, then the semifinal losers share 3rd, the quarterfinal losers 5th, and so on.
 
 A bracket is an immutable value: :func:`record_game` and :func:`withdraw` return a new bracket in
 which every decided match has already sent its winner (and, where the format says so, its loser)

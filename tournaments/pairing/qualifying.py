@@ -1,9 +1,15 @@
 """Qualifying seating for ACC-style games: no repeat opponents, fair byes, reproducible.
 
-Opponents come from a table movement, not from standings (spec/acc.md). While the field is the
-one the event started with, the movement is the circle method over a seeded shuffle of the
-field: it meets nobody twice for n-1 games (n rounded up to even), and with an odd field the
-phantom seat hands every player exactly one bye before anyone gets a second. When the field
+The ACC rule for qualifying: opponents come from a table movement, not from standings; nobody
+meets the same opponent twice (at most twice when the event plays two games per opponent); with
+an odd field one player has a bye each game, never the same player twice while others have had
+none. The TD can fix a seating by hand; late arrivals join at the next game and early departures
+are withdrawn from later games.
+
+While the field is the one the event started with, the movement is the circle method over a
+seeded shuffle of the field: it meets nobody twice for n-1 games (n rounded up to even), and with
+an odd field the phantom seat hands every player exactly one bye before anyone gets a second.
+When the field
 changes (late entry, withdrawal) the movement no longer applies and each game is drawn as a
 perfect matching of the remaining field over the pairs that have not met, found by a shuffled
 greedy pass and, if that gets stuck, by maximum-weight matching (rustworkx). Only when no
