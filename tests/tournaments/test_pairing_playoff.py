@@ -38,7 +38,7 @@ from tournaments.pairing import (
         (9, 3, 1),
     ],
 )
-def test_the_cut_and_the_byes_from_acc_md(entrants, qualifiers, byes):
+def test_the_cut_and_the_byes_follow_the_acc_rule(entrants, qualifiers, byes):
     plan = plan_playoff(entrants)
     assert (plan.qualifiers, plan.byes) == (qualifiers, byes)
     bracket = build_playoff([f"P{i}" for i in range(1, entrants + 1)])

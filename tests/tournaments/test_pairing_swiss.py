@@ -206,13 +206,11 @@ def test_two_games_per_opponent_allows_a_second_meeting_but_not_a_third():
     assert all(not s.repeats for s in history)
 
 
-def test_a_thousand_players_pair_well_under_a_second():
-    import time
-
+def test_a_thousand_players_pair_without_a_repeat():
+    # Speed is measured in bench/pairing.py, never asserted here: a loaded machine is no bug.
     _history, met, _ = play_swiss(range(1000), 5, 1)
     points = Counter({p: random.Random(p).choice(range(0, 20, 2)) for p in range(1000)})
     ranking = sorted(range(1000), key=lambda p: (-points[p], p))
-    start = time.perf_counter()
     seating = pair_swiss(ranking, score=points, met=met)
-    assert time.perf_counter() - start < 1.0
-    assert not seating.repeats
+    assert sorted(seated(seating)) == sorted(ranking)
+    assert not seating.repeats and not seating.compromises

@@ -18,5 +18,6 @@ class PairingError(ValueError):
         super().__init__(message)
         self.code = code
 
-    def __reduce__(self):  # keep code and message through pickling (Celery results)
+    def __reduce__(self) -> tuple[type[PairingError], tuple[str, str]]:
+        # Keep code and message through pickling (Celery results).
         return (type(self), (self.code, str(self)))

@@ -1,9 +1,12 @@
 """Playoffs: the cut, byes to the top seeds, seeded brackets, best-of-N matches, final places.
 
-The arithmetic follows spec/acc.md: qualifiers = ceil(entrants / 4) unless the TD sets a number,
-never rounded up to a full bracket; byes = next power of two - qualifiers, to the top seeds, so
-round two is always a full bracket. Seed s meets seed B+1-s in a bracket of B, placed in the
-standard order (1, B, B/2, B/2+1, ...) so the top two seeds can only meet in the final.
+The arithmetic is the ACC's (American Cribbage Congress) cut and playoff rule: qualifiers =
+ceil(entrants / 4) unless the TD sets a number, never rounded up to a full bracket (121-124
+entrants -> 31); byes = next power of two - qualifiers, to the highest qualifiers, so round two is
+always a full bracket (60 -> 15 qualifiers and 1 bye, 108 -> 27 and 5, 132 -> 33 and 31). Seeds
+follow the qualifying rank; seed s meets seed B+1-s in a bracket of B (1 v 16, 8 v 9), placed in
+the standard order (1, B, B/2, B/2+1, ...) so the top two seeds can only meet in the final. Final
+places: 1, 2, then the semifinal losers share 3rd, the quarterfinal losers 5th, and so on.
 
 A bracket is an immutable value: :func:`record_game` and :func:`withdraw` return a new bracket in
 which every decided match has already sent its winner (and, where the format says so, its loser)
@@ -18,6 +21,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypedDict, TypeVar, Unpack
 
 from .errors import PairingError
 from .qualifying import Player, check_field
@@ -27,6 +31,18 @@ LOSERS, FINAL, RESET = "losers", "final", "reset"
 RESET_ID = "F2"
 
 Seat = tuple[str, int]  # (match id, seat 0 or 1)
+T = TypeVar("T")
+
+
+class BracketOptions(TypedDict, total=False):
+    """The keyword options of :func:`build_bracket`, passed on by the functions that call it."""
+
+    best_of: int | Sequence[int]
+    side_best_of: int | None
+    third_place: bool
+    consolation: bool
+    double_elimination: bool
+    grand_final_reset: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +186,7 @@ class Bracket:
     matches: tuple[Match, ...]
     seeds: tuple[Player, ...]
     double_elimination: bool = False
-    withdrawn: frozenset = field(default=frozenset())
+    withdrawn: frozenset[Player] = field(default=frozenset())
 
     def match(self, match_id: str) -> Match:
         """The match with this id ("M1-1", "L2-3", "F", "3P", "C1-2", ...)."""
@@ -263,12 +279,19 @@ def build_bracket(
                 f"M{r}-{i}", MAIN, r, i, lengths[r - 1], winner_to=winner_to, loser_to=loser_to
             )
             if r == 1:
-                pair = (order[2 * i - 2], order[2 * i - 1])
+                top, bottom = (
+                    order[2 * i - 2],
+                    order[2 * i - 1],
+                )  # seed numbers; past the field = bye
+                present = (top <= len(seeds), bottom <= len(seeds))
                 m = replace(
                     m,
-                    players=tuple(seeds[s - 1] if s <= len(seeds) else None for s in pair),
-                    seeds=tuple(s if s <= len(seeds) else None for s in pair),
-                    empty=tuple(s > len(seeds) for s in pair),
+                    players=(
+                        seeds[top - 1] if present[0] else None,
+                        seeds[bottom - 1] if present[1] else None,
+                    ),
+                    seeds=(top if present[0] else None, bottom if present[1] else None),
+                    empty=(not present[0], not present[1]),
                 )
             matches.append(m)
 
@@ -321,7 +344,7 @@ def build_playoff(
     ranking: Sequence[Player],
     *,
     qualifiers: int | None = None,
-    **options,
+    **options: Unpack[BracketOptions],
 ) -> Bracket:
     """The cut from a qualifying ranking (best first, every entrant) and its seeded bracket.
 
@@ -335,7 +358,7 @@ def draw_playoff(
     *,
     seed: int,
     ranking: Sequence[Player] = (),
-    **options,
+    **options: Unpack[BracketOptions],
 ) -> Bracket:
     """A playoff-only event: byes to the top of a named ranking, the rest drawn at random.
 
@@ -434,7 +457,7 @@ def _settle(bracket: Bracket) -> Bracket:
     return replace(bracket, matches=tuple(by_id[m.id] for m in bracket.matches))
 
 
-def _walkover_seat(m: Match, withdrawn: frozenset) -> int | None:
+def _walkover_seat(m: Match, withdrawn: frozenset[Player]) -> int | None:
     """The seat that advances without (more) play: the other seat is a bye or withdrew."""
     if m.void:
         return None
@@ -455,7 +478,7 @@ def _walkover_seat(m: Match, withdrawn: frozenset) -> int | None:
     return None
 
 
-def _set(pair: tuple, index: int, value) -> tuple:
+def _set(pair: tuple[T, T], index: int, value: T) -> tuple[T, T]:
     return (value, pair[1]) if index == 0 else (pair[0], value)
 
 

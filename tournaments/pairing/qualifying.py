@@ -1,9 +1,15 @@
 """Qualifying seating for ACC-style games: no repeat opponents, fair byes, reproducible.
 
-Opponents come from a table movement, not from standings (spec/acc.md). While the field is the
-one the event started with, the movement is the circle method over a seeded shuffle of the
-field: it meets nobody twice for n-1 games (n rounded up to even), and with an odd field the
-phantom seat hands every player exactly one bye before anyone gets a second. When the field
+The ACC rule for qualifying: opponents come from a table movement, not from standings; nobody
+meets the same opponent twice (at most twice when the event plays two games per opponent); with
+an odd field one player has a bye each game, never the same player twice while others have had
+none. The TD can fix a seating by hand; late arrivals join at the next game and early departures
+are withdrawn from later games.
+
+While the field is the one the event started with, the movement is the circle method over a
+seeded shuffle of the field: it meets nobody twice for n-1 games (n rounded up to even), and with
+an odd field the phantom seat hands every player exactly one bye before anyone gets a second.
+When the field
 changes (late entry, withdrawal) the movement no longer applies and each game is drawn as a
 perfect matching of the remaining field over the pairs that have not met, found by a shuffled
 greedy pass and, if that gets stuck, by maximum-weight matching (rustworkx). Only when no
@@ -25,13 +31,14 @@ from ._matching import cheapest_matching, ordinal
 from .errors import PairingError
 
 Player = Hashable
+PairKey = frozenset[Player]  # an unordered pair of players: see pair_key
 PHANTOM = None  # the empty seat of an odd field: whoever draws it has the bye
 GREEDY_TRIES = 30
 # Bye candidates the greedy pass tries before handing the whole choice to one matching.
 GREEDY_BYE_CANDIDATES = 3
 
 
-def pair_key(a: Player, b: Player) -> frozenset:
+def pair_key(a: Player, b: Player) -> PairKey:
     """Key of an unordered pair of players, for the history of who has met whom."""
     return frozenset((a, b))
 
@@ -99,7 +106,7 @@ def circle_round(
     return [(circle[i], circle[n - 1 - i]) for i in range(n // 2)]
 
 
-def forbidden_pairs(forbidden: Iterable[Iterable[Player]] | None) -> frozenset[frozenset]:
+def forbidden_pairs(forbidden: Iterable[Iterable[Player]] | None) -> frozenset[PairKey]:
     """Normalise the TD's forbidden pairs (family, partners) to a set of :func:`pair_key`."""
     out = set()
     for pair in forbidden or ():
@@ -145,7 +152,7 @@ def draw_qualifying_game(
     *,
     game_number: int,
     seed: int,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     starting_field: Sequence[Player] | None = None,
     max_meetings: int = 1,
@@ -183,10 +190,10 @@ def _movement_seating(
     starting_field: Sequence[Player],
     game_number: int,
     seed: int,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
 ) -> Seating | None:
     order = list(starting_field)
     random.Random(f"{seed}:movement").shuffle(order)
@@ -210,10 +217,10 @@ def _movement_seating(
 def _matching_seating(
     players: list[Player],
     rng: random.Random,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
 ) -> Seating:
     bye_candidates: list[Player | None] = [None]
     fewest = min(byes.get(p, 0) for p in players)
@@ -266,7 +273,7 @@ def _matching_seating(
 def _with_compromises(
     pairs: list[tuple[Player, Player]],
     bye: Player | None,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
     fewest: int,
@@ -286,9 +293,9 @@ def _with_compromises(
 def _greedy(
     seated: list[Player],
     rng: random.Random,
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     limit: int = 1,
-    blocked: frozenset[frozenset] = frozenset(),
+    blocked: frozenset[PairKey] = frozenset(),
 ) -> list[tuple[Player, Player]] | None:
     pool = list(seated)
     rng.shuffle(pool)
@@ -308,9 +315,9 @@ def _greedy(
 def _greedy_partner(
     a: Player,
     pool: list[Player],
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     limit: int,
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
 ) -> int | None:
     for i in range(len(pool) - 1, -1, -1):
         key = pair_key(a, pool[i])
@@ -323,7 +330,7 @@ def check_seating(
     seating: Seating,
     players: Iterable[Player] | None = None,
     *,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
     max_meetings: int = 1,
@@ -394,7 +401,7 @@ def swap_seats(
     b: Player,
     *,
     players: Iterable[Player] | None = None,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
     max_meetings: int = 1,
@@ -434,9 +441,9 @@ def swap_seats(
     )
 
 
-def meetings(seatings: Iterable[Seating]) -> dict[frozenset, int]:
+def meetings(seatings: Iterable[Seating]) -> dict[PairKey, int]:
     """Count how often each pair met over ``seatings`` (for tests and reports)."""
-    counts: dict[frozenset, int] = {}
+    counts: dict[PairKey, int] = {}
     for seating in seatings:
         for a, b in seating.pairs:
             key = pair_key(a, b)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -25,6 +25,7 @@ from .errors import PairingError
 from .qualifying import (
     PHANTOM,
     Compromise,
+    PairKey,
     Player,
     Seating,
     check_field,
@@ -37,6 +38,8 @@ MIN_TABLE, MAX_TABLE = 3, 6
 RESTARTS = 8
 # A forbidden pair at one table outweighs any number of repeats elsewhere.
 FORBIDDEN_COST = 10**9
+# What seating two players together costs: earlier meetings, FORBIDDEN_COST for a forbidden pair.
+PairCost = Callable[[Player, Player], int]
 
 
 def round_robin(
@@ -142,7 +145,7 @@ def draw_group_round(
     seed: int,
     round_number: int,
     min_table_size: int | None = None,
-    met: Mapping[frozenset, int] | None = None,
+    met: Mapping[PairKey, int] | None = None,
     sat_out: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
 ) -> GroupRound:
@@ -207,7 +210,7 @@ def group_round_robin(
     meeting-count spread. Same arguments, same schedule.
     """
     players = list(players)
-    met: dict[frozenset, int] = {}
+    met: dict[PairKey, int] = {}
     sat_out: dict[Player, int] = {}
     out = []
     for number in range(1, rounds + 1):
@@ -231,7 +234,9 @@ def group_round_robin(
     return GroupSchedule(rounds=tuple(out), most=max(counts), fewest=min(counts))
 
 
-def _search(seated, sizes, rng, cost) -> tuple[list[list[Player]], int]:
+def _search(
+    seated: list[Player], sizes: Sequence[int], rng: random.Random, cost: PairCost
+) -> tuple[list[list[Player]], int]:
     """Seeded greedy starts, each improved by swaps; the cheapest wins."""
 
     def total(tables: list[list[Player]]) -> int:
@@ -250,7 +255,9 @@ def _search(seated, sizes, rng, cost) -> tuple[list[list[Player]], int]:
     return best, best_cost
 
 
-def _place(seated, sizes, rng, cost) -> list[list[Player]]:
+def _place(
+    seated: list[Player], sizes: Sequence[int], rng: random.Random, cost: PairCost
+) -> list[list[Player]]:
     """Seeded greedy: each player to the open table where they add the least, ties at random."""
     order = list(seated)
     rng.shuffle(order)
@@ -265,7 +272,7 @@ def _place(seated, sizes, rng, cost) -> list[list[Player]]:
     return tables
 
 
-def _improve(tables: list[list[Player]], cost) -> list[list[Player]]:
+def _improve(tables: list[list[Player]], cost: PairCost) -> list[list[Player]]:
     """Swap players between tables while a swap lowers the total (first improvement)."""
 
     def added(p: Player, table: list[Player], without: Player | None = None) -> int:

@@ -18,12 +18,13 @@ repeat is seated only when no seating without one exists. Never a brute-force se
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Protocol, Self
 
 from ._matching import Edge, cheapest_matching, fold_costs
 from .errors import PairingError
 from .qualifying import (
+    PairKey,
     Player,
     Seating,
     bye_compromise,
@@ -38,11 +39,21 @@ DEFAULT_BAND = 24
 WIDEN = 4
 
 
+class Score(Hashable, Protocol):
+    """A player's score: game points, or any hashable value that orders (higher is better)."""
+
+    def __lt__(self, other: Self, /) -> bool: ...
+
+
+# Each player's score, as a mapping or a key function.
+ScoreKey = Callable[[Player], Score] | Mapping[Player, Score]
+
+
 def pair_swiss(
     players: Sequence[Player],
     *,
-    score: Callable[[Player], Any] | Mapping[Player, Any],
-    met: Mapping[frozenset, int] | None = None,
+    score: ScoreKey,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
     max_meetings: int = 1,
@@ -97,8 +108,8 @@ def pair_swiss(
 def swiss_weights(
     players: Sequence[Player],
     *,
-    score: Callable[[Player], Any] | Mapping[Player, Any],
-    met: Mapping[frozenset, int] | None = None,
+    score: ScoreKey,
+    met: Mapping[PairKey, int] | None = None,
     byes: Mapping[Player, int] | None = None,
     forbidden: Iterable[Iterable[Player]] | None = None,
     max_meetings: int = 1,
@@ -125,9 +136,7 @@ def swiss_weights(
     }
 
 
-def _score_groups(
-    players: list[Player], score: Callable[[Player], Any] | Mapping[Player, Any]
-) -> list[int]:
+def _score_groups(players: list[Player], score: ScoreKey) -> list[int]:
     key = score.__getitem__ if isinstance(score, Mapping) else score
     values = [key(p) for p in players]
     # Group 0 is the highest score; the gap between two players is how many groups apart.
@@ -138,9 +147,9 @@ def _score_groups(
 def _candidates(
     players: list[Player],
     groups: list[int],
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
-    blocked: frozenset[frozenset],
+    blocked: frozenset[PairKey],
     limit: int,
     width: int | None,
 ) -> list[Edge]:
@@ -168,7 +177,7 @@ def _candidates(
 def _seating(
     players: list[Player],
     chosen: list[tuple[int, int]],
-    met: Mapping[frozenset, int],
+    met: Mapping[PairKey, int],
     byes: Mapping[Player, int],
     limit: int,
     fewest: int,
