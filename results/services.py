@@ -24,6 +24,7 @@ from pegboard.errors import ServiceError
 from scoring import crosscheck
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
+from tournaments.pairing_bridge import entry_id
 from tournaments.services.playoffs import correct_playoff_game, dependent_matches
 from tournaments.services.results import (
     CheckedResult,
@@ -648,7 +649,7 @@ def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
             checked = check_result(
                 event,
                 table,
-                winner_id=winners[0].player,
+                winner_id=entry_id(winners[0].player),
                 loser_score=max(0, event.target - abs(winners[0].spread)),
                 forfeit=False,
             )

@@ -11,8 +11,9 @@ event's row lock; nothing here commits on its own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -119,8 +120,14 @@ def round_seed(event: Event, number: int) -> int:
     return (event.seed * 1_000_003 + number) % (2**31)
 
 
-def names_of(event: Event) -> dict[int, str]:
+def names_of(event: Event) -> dict[Hashable, str]:
+    """Each entry's player name by entry id (the generators' players are entry ids)."""
     return dict(event.entries.values_list("pk", "player__name"))
+
+
+def entry_id(player: Hashable) -> int:
+    """A generator's player back as the entry id the bridge gave it."""
+    return cast(int, player)
 
 
 def swiss_order(event: Event, players: Iterable[int]) -> tuple[list[int], dict[int, int]]:
@@ -151,7 +158,7 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
             order, scores = swiss_order(event, players)
             return pairing.pair_swiss(
                 order,
-                score=scores,
+                score=cast(Mapping[Hashable, int], scores),
                 met=history.met,
                 byes=history.byes,
                 forbidden=forbidden,
@@ -185,7 +192,7 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
 
 def describe(
     compromise: Compromise,
-    names: Mapping[int, str],
+    names: Mapping[Hashable, str],
     met: Mapping,
     byes: Mapping,
     *,
@@ -260,8 +267,8 @@ def write_tables(round_: Round, seating: Seating, met: Mapping, limit: int) -> N
         Table(
             round=round_,
             number=table_number,
-            seat_a_id=a,
-            seat_b_id=b,
+            seat_a_id=entry_id(a),
+            seat_b_id=entry_id(b),
             note=_("Repeat opponents: no other seating was possible.")
             if met.get(pair_key(a, b), 0) >= limit
             else "",
@@ -269,7 +276,9 @@ def write_tables(round_: Round, seating: Seating, met: Mapping, limit: int) -> N
         for table_number, (a, b) in enumerate(seating.pairs, start=1)
     )
     if seating.bye is not None:
-        Table.objects.create(round=round_, number=None, seat_a_id=seating.bye, seat_b=None)
+        Table.objects.create(
+            round=round_, number=None, seat_a_id=entry_id(seating.bye), seat_b=None
+        )
 
 
 def score_byes(round_: Round) -> bool:
@@ -410,5 +419,5 @@ def save_bracket(bracket: Bracket, pure: pairing.Bracket) -> None:
     PlayoffMatch.objects.bulk_create(create)
     places = pairing.final_places(pure)
     bracket.places = {str(pk): place for pk, place in places.items()}
-    bracket.champion_id = pure.champion
+    bracket.champion_id = None if pure.champion is None else entry_id(pure.champion)
     bracket.save(update_fields=["places", "champion", "updated_at"])

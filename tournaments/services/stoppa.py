@@ -15,7 +15,7 @@ usual buttons work for every kind.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -132,7 +132,10 @@ def draw_tables(event: Event, number: int, *, draft: bool) -> Round:
 
 
 def _write_tables(
-    round_: Round, tables: Sequence[Sequence[int]], sitting_out: Iterable[int], met: Mapping
+    round_: Round,
+    tables: Sequence[Sequence[Hashable]],
+    sitting_out: Iterable[Hashable],
+    met: Mapping[frozenset[Hashable], int],
 ) -> None:
     rows = []
     for number, members in enumerate(tables, start=1):
@@ -152,7 +155,7 @@ def _write_tables(
         rows.append((StoppaTable(round=round_, number=None), out))
     StoppaTable.objects.bulk_create([t for t, _members in rows])
     StoppaSeat.objects.bulk_create(
-        StoppaSeat(table=t, round=round_, entry_id=pk, position=position)
+        StoppaSeat(table=t, round=round_, entry_id=bridge.entry_id(pk), position=position)
         for t, members in rows
         for position, pk in enumerate(members, start=1)
     )
