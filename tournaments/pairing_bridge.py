@@ -116,8 +116,21 @@ def require_field(active: list[Entry], minimum: int, messages) -> None:
 
 
 def round_seed(event: Event, number: int) -> int:
-    """The seed of round ``number``: derived from the event's, so every draw reproduces."""
+    """A seed for round ``number`` derived from the event's, stored so every draw reproduces."""
     return (event.seed * 1_000_003 + number) % (2**31)
+
+
+def pairs_seed(event: Event, number: int) -> int:
+    """The seed of a two-player game's draw.
+
+    A qualifying draw uses the event's own seed for every game: its table movement is one
+    seeded shuffle of the starting field, continued game after game, and a new seed each game
+    broke it after two or three games (the draw then fell back to the random pairing for 19
+    of 22 games of a 1,000-player event). Other draws take a seed per game.
+    """
+    if event.pairing == Event.Pairing.QUALIFYING:
+        return event.seed % (2**31)
+    return round_seed(event, number)
 
 
 def names_of(event: Event) -> dict[Hashable, str]:

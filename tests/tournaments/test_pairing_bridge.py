@@ -33,3 +33,20 @@ def test_the_swiss_order_is_the_events_ranking_chain():
     assert order != by_points
     second = services.draw_next_game(event)
     assert second.method == "swiss" and second.tables.count() == 4
+
+
+def test_a_qualifying_event_keeps_its_table_movement_game_after_game():
+    """The service used to reseed every game, so the movement broke after two or three games
+    and the random draw seated the rest; the movement now runs the whole session."""
+    event = event_with_field(24, games_planned=9)
+    methods = []
+    for _ in range(9):
+        round_ = services.draw_next_game(event)
+        methods.append(round_.method)
+        for table in round_.tables.filter(seat_b__isnull=False):
+            services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    assert methods == ["movement"] * 9
+    pairs = [
+        frozenset(p) for p in event.rounds.values_list("tables__seat_a_id", "tables__seat_b_id")
+    ]
+    assert len(pairs) == len(set(pairs)) == 9 * 12  # nobody met twice

@@ -59,7 +59,7 @@ class Cribbage(GameKind):
         active = bridge.active_entries(event)
         bridge.require_field(active, 2, self.messages)
         history = bridge.load_history(event)
-        seed = bridge.round_seed(event, number)
+        seed = bridge.pairs_seed(event, number)
         seating = bridge.seat_game(event, number, [e.pk for e in active], seed, history)
         round_ = bridge.write_round(
             event, number=number, seed=seed, seating=seating, history=history, draft=draft
