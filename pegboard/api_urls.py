@@ -1,7 +1,7 @@
 from django.urls import path
 
-from games import api as games_api
-from games import api_stoppa
+from games_web import api as games_api
+from games_web import api_stoppa
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments import api_stoppa as tournaments_api_stoppa

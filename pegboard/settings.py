@@ -57,7 +57,7 @@ INSTALLED_APPS = [
     "pegboard",
     "tournaments",
     "scoring",
-    "games",
+    "games_web",
     "results",
 ]
 

@@ -8,7 +8,7 @@ from .api import api_not_found
 
 urlpatterns = [
     path("", include("tournaments.urls")),
-    path("", include("games.urls")),
+    path("", include("games_web.urls")),
     path("", include("scoring.urls")),
     path("", include("results.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

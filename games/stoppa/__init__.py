@@ -1,6 +1,10 @@
 """Stoppa rules engine: pure Python, no Django.
 
-Rules: ``shared/spec/stoppa.md``. Record format and examples: ``games/stoppa/README.md``.
+Stoppa is played with a 40-card Italian deck by 2 to 6 players: the cards are dealt in
+iterations, each iteration's punto piccolo and the deal's punto grosso are won by the most cards
+of one suit (then the points of those cards, then priority from the dealer's right), and the
+stop phase is won by the first player out of cards, the others paying per cards left. The
+rules as implemented, the record format and worked examples are in README.md beside this file.
 """
 
 from .cards import FULL_DECK, RANK_POINTS, RANKS, SUITS, Card, cards_text, parse_card, parse_cards

@@ -1,7 +1,8 @@
 """Errors and report items of the Stoppa engine.
 
-Every problem has a stable ``code`` (from ``shared/spec/stoppa.md``) so that an API can return it
-and a test can assert it, and a message in plain words that names the card, player or amount.
+Every problem has a stable ``code`` (listed in :data:`ERROR_CODES` and :data:`WARNING_CODES`,
+and in README.md beside this file) so that an API can return it and a test can assert it, and a
+message in plain words that names the card, player or amount.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Forms of the Stoppa deal checker page. The engine does the checking (through
-``games.api_stoppa``, shared with the API); the forms carry its errors to the right field."""
+``games.stoppa.checker``, shared with the API); the forms carry its errors to the right field."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.api_stoppa import DEFAULT_NAMES, compare_contest, run_stop
 from games.stoppa import StoppaError
+from games.stoppa.checker import DEFAULT_NAMES, compare_contest, run_stop
 
 ROWS = range(1, 7)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.api_stoppa import compare_contest
 from games.stoppa import StoppaError, deck_info, verify_deal
+from games.stoppa.checker import compare_contest
 
 
 class Command(BaseCommand):
