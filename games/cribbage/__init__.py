@@ -3,7 +3,8 @@
 Pure Python, no Django. The show counts fifteens (2 each), pairs (2 each), runs (1 a card),
 flushes (4 in the hand, 5 with the starter; the crib only with the starter) and nobs (1); the
 play counts 15 and 31 (2), pairs and runs, and the go or last card (1); a game is won at 121
-(61 short), with the skunk lines at 90 / 60 / 30 (45 / 30 / 15). The record format for
+(61 short); a loser on 90 or less is skunked (60 double, 30 triple; 30 in a game to 61).
+The record format for
 `verify_game` is in README.md beside this file.
 """
 
