@@ -4,8 +4,7 @@ Pure Python, no Django. The show counts fifteens (2 each), pairs (2 each), runs 
 flushes (4 in the hand, 5 with the starter; the crib only with the starter) and nobs (1); the
 play counts 15 and 31 (2), pairs and runs, and the go or last card (1); a game is won at 121
 (61 short); a loser on 90 or less is skunked (60 double, 30 triple; 30 in a game to 61).
-The record format for
-`verify_game` is in README.md beside this file.
+The record format for `verify_game` is in README.md beside this file.
 """
 
 from .cards import DECK, SUITS, Card, CardError, parse_card, parse_cards
