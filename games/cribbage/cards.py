@@ -76,6 +76,10 @@ def _build_lookup() -> dict[str, Card]:
 _LOOKUP = _build_lookup()
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+MAX_CARD_TEXT = 8  # "10♠" plus a variation selector; anything longer is no card
+
+
 def parse_card(text: str | Card) -> Card:
     """Parse one card: rank then suit, case-insensitive (`5H`, `10S`, `TS`, `jd`, `5♥`).
 
@@ -85,10 +89,11 @@ def parse_card(text: str | Card) -> Card:
         return text
     if not isinstance(text, str):
         raise CardError(f"bad card {text!r}: expected text such as 5H, 10S, TS, JD or 5♥")
-    token = text.strip()
-    card = _LOOKUP.get(token.upper())
+    token = text.strip()[:MAX_CARD_TEXT]
+    # Upper-case ASCII letters only, on purpose: str.upper() turns the long s (U+017F) into S.
+    card = _LOOKUP.get(token.translate(_ASCII_UPPER))
     if card is None:
-        cleaned = token.upper()
+        cleaned = token.translate(_ASCII_UPPER)
         for selector in _VARIATION_SELECTORS:
             cleaned = cleaned.replace(selector, "")
         card = _LOOKUP.get(cleaned)

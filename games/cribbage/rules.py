@@ -18,7 +18,7 @@ def skunk_level(target: int, loser_score: int) -> int:
     Raises `ValueError` for an unknown target or a loser score outside 0..target-1 (the loser
     never reaches the target, and a game has no ties).
     """
-    lines = SKUNK_LINES.get(target)
+    lines = SKUNK_LINES.get(target) if type(target) is int else None
     if lines is None:
         allowed = ", ".join(map(str, TARGETS))
         raise ValueError(f"unknown target {target!r}: expected one of {allowed}")

@@ -155,7 +155,22 @@ _SUIT_WORDS: dict[str, str] = {
     "club": "b",
     "batons": "b",
 }
-_WORDS_RE = re.compile(r"^\s*(\S+)\s+(?:di|de|d'|of)?\s*(\S+)\s*$", re.IGNORECASE)
+# Card text is read as ASCII on purpose: str.lower() would turn the Kelvin sign into "k" and
+# accept it as a Re. Lengths are capped so no input can make parsing slow.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+MAX_CARD_TEXT = 40  # "cavallo di bastoni" and friends fit with room to spare
+MAX_CARDS_TEXT = 2_000  # a whole deal's cards, named in full
+MAX_CARDS = 80  # twice the deck: enough for any input that is not garbage
+
+
+def _card_words(key: str) -> tuple[str, str] | None:
+    """``("sette", "denari")`` from "sette di denari", "sette denari" or "sette d'oro"."""
+    words = key.split()
+    if len(words) == 3 and words[1] in ("di", "de", "of"):
+        return words[0], words[2]
+    if len(words) == 2:
+        return words[0], words[1].removeprefix("d'")
+    return None
 
 
 def parse_card(text: str | Card) -> Card:
@@ -167,21 +182,21 @@ def parse_card(text: str | Card) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise StoppaError("bad_card", f"a card must be text such as '7d', got {text!r}")
-    key = text.strip().lower()
+        raise StoppaError("bad_card", f"a card must be text such as '7d', got {text!r:.40}")
+    key = text.strip().translate(_ASCII_LOWER)
     card = _BY_TEXT.get(key)
     if card is not None:
         return card
-    m = _WORDS_RE.match(key)
-    if m:
-        rank = _RANK_WORDS.get(m.group(1))
-        suit = _SUIT_WORDS.get(m.group(2)) or _SUIT_ALIASES.get(m.group(2))
+    words = _card_words(key) if len(key) <= MAX_CARD_TEXT and key.isascii() else None
+    if words is not None:
+        rank = _RANK_WORDS.get(words[0])
+        suit = _SUIT_WORDS.get(words[1]) or _SUIT_ALIASES.get(words[1])
         if rank is not None and suit is not None:
             return _BY_TEXT[rank.lower() + suit]
     raise StoppaError(
         "bad_card",
-        f"{text!r} is not a card: write rank A 2-7 J N K (or F C R 1) then suit d c s b, "
-        "e.g. '7d', or the Italian name, e.g. 'sette di denari'",
+        f"{text[:MAX_CARD_TEXT]!r} is not a card: write rank A 2-7 J N K (or F C R 1) then suit "
+        "d c s b, e.g. '7d', or the Italian name, e.g. 'sette di denari'",
     )
 
 
@@ -198,6 +213,8 @@ def parse_cards(
     Raises ``bad_card``, and ``duplicate_card`` when a card appears twice.
     """
     items: list[str | Card]
+    if isinstance(cards, str) and len(cards) > MAX_CARDS_TEXT:
+        raise StoppaError("bad_card", f"{len(cards)} characters is far too long for a hand")
     if isinstance(cards, str):
         if "," in cards or ";" in cards:
             items = [p for p in re.split(r"[,;]", cards) if p.strip()]
@@ -206,8 +223,14 @@ def parse_cards(
             items = [" ".join(w) for w in _group_names(cards.split())]
         else:
             items = [p for p in _SPLIT_RE.split(cards) if p]
-    else:
+    elif isinstance(cards, (list, tuple)):
         items = list(cards)
+    else:
+        raise StoppaError(
+            "bad_card", f"cards must be text or a list of cards, got {type(cards).__name__}"
+        )
+    if len(items) > MAX_CARDS:
+        raise StoppaError("bad_card", f"{len(items)} cards is more than any hand holds")
     out = tuple(parse_card(c) for c in items)
     if not allow_duplicates and len(set(out)) != len(out):
         seen: set[Card] = set()

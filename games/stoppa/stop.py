@@ -99,6 +99,9 @@ def settle_declarations(
     each other too); ``no_stop`` pays nothing. Any declaration cancels the stop phase.
     Raises ``invalid_declaration`` for a hand that does not qualify.
     """
+    missing = [p for p in order if p not in hands]
+    if missing:
+        raise StoppaError("unknown_player", f"no hand for {missing[0]}", "hands")
     parsed = {p: parse_cards(hands[p]) for p in order}
     made: list[tuple[str, str]] = []
     payments = {p: 0 for p in order}
@@ -452,6 +455,10 @@ def stop_payments(
         raise StoppaError(
             "bad_setting", f"cards_per_payment must be 2 or 3, got {cards_per_payment!r}"
         )
+    if not isinstance(closer, str):
+        raise StoppaError("unknown_player", f"the closer must be a player's name, got {closer!r}")
+    if not isinstance(remaining, Mapping):
+        raise StoppaError("bad_amount", "cards left must map each player to a count")
     nets: dict[str, int] = {closer: 0}
     for p, left in remaining.items():
         if isinstance(left, bool) or not isinstance(left, int) or left < 0:

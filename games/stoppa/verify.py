@@ -196,16 +196,21 @@ class DealReport:
         }
 
 
+MAX_RECORD_TEXT = 1_000_000  # one deal's record is a few kilobytes
+
+
 def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
     """Replay one deal record (a dict, or its JSON text) and check every claim in it: each
     contest's winner, the closer, the stop payments, the nets (and that claimed nets sum to 0).
 
     Never raises for a bad record: the report's ``errors`` name the problem, its code and where.
     """
+    if isinstance(record, (str, bytes)) and len(record) > MAX_RECORD_TEXT:
+        return _failed(Issue("bad_record", f"the record is over {MAX_RECORD_TEXT} characters"))
     try:
         data = json.loads(record) if isinstance(record, (str, bytes)) else record
-    except ValueError as e:
-        return _failed(Issue("bad_record", f"the record is not valid JSON: {e}"))
+    except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deep
+        return _failed(Issue("bad_record", f"the record is not valid JSON: {str(e)[:200]}"))
     try:
         if not isinstance(data, Mapping):
             raise StoppaError("bad_record", "a deal record is a JSON object")
