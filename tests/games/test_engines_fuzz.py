@@ -30,7 +30,7 @@ scalars = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True),
     st.text(max_size=30),
-    st.sampled_from(["5H", "10S", "5ſ", "\u212ad", "Kd", "7d", "sette di denari", "\ud800", "\0"]),
+    st.sampled_from(["5H", "10S", "5\u017f", "\u212ad", "Kd", "7d", "sette di denari", "\ud800", "\0"]),
 )
 anything = st.recursive(
     scalars,
@@ -123,7 +123,7 @@ def test_long_card_text_is_refused_at_once(text):
         stoppa.parse_cards(text)
 
 
-@pytest.mark.parametrize(("text", "engine"), [("5ſ", "cribbage"), ("\u212ad", "stoppa")])
+@pytest.mark.parametrize(("text", "engine"), [("5\u017f", "cribbage"), ("\u212ad", "stoppa")])
 def test_look_alike_letters_are_not_cards(text, engine):
     if engine == "cribbage":
         with pytest.raises(CardError):
