@@ -30,7 +30,9 @@ scalars = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True),
     st.text(max_size=30),
-    st.sampled_from(["5H", "10S", "5\u017f", "\u212ad", "Kd", "7d", "sette di denari", "\ud800", "\0"]),
+    st.sampled_from(
+        ["5H", "10S", "5\u017f", "\u212ad", "Kd", "7d", "sette di denari", "\ud800", "\0"]
+    ),
 )
 anything = st.recursive(
     scalars,
