@@ -34,7 +34,9 @@ def repeat_free_pairing_exists(field, met, byes, forbidden, limit):
     return 2 * len(matching) == len(field) + len(field) % 2
 
 
-def play_swiss(players, games, seed, *, leave=(), forbidden=(), max_meetings=1, band=24):
+def play_swiss(
+    players, games, seed, *, leave=(), forbidden=(), max_meetings=1, band=24, exact_up_to=64
+):
     """Play ``games`` Swiss games with random results; ``leave`` withdraw after game 1."""
     rng = random.Random(seed)
     field = list(players)
@@ -55,6 +57,7 @@ def play_swiss(players, games, seed, *, leave=(), forbidden=(), max_meetings=1, 
             forbidden=forbidden,
             max_meetings=max_meetings,
             band=band,
+            exact_up_to=exact_up_to,
         )
         assert sorted(seated(seating)) == sorted(field), "every active player seated once"
         # A repeat is seated only when no pairing within the limit exists, and is named.
@@ -166,10 +169,15 @@ def test_property_matches_the_networkx_reference_on_small_fields(n, games, seed)
     seed=st.integers(min_value=0, max_value=10**6),
     leave=st.sets(st.integers(min_value=0, max_value=39), max_size=5),
     band=st.sampled_from([1, 3, 24]),
+    exact_up_to=st.sampled_from([0, 64]),  # 0: the greedy pass with exact repairs
 )
-def test_property_everyone_once_no_avoidable_repeat_fair_byes(n, games, seed, leave, band):
+def test_property_everyone_once_no_avoidable_repeat_fair_byes(
+    n, games, seed, leave, band, exact_up_to
+):
     leaving = set(sorted(p for p in leave if p < n)[: max(0, n - 2)])
-    history, _met, byes = play_swiss(range(n), games, seed, leave=leaving, band=band)
+    history, _met, byes = play_swiss(
+        range(n), games, seed, leave=leaving, band=band, exact_up_to=exact_up_to
+    )
     for seating in history[1:]:
         assert not leaving & set(seated(seating)), "withdrawn players are never paired"
     if byes:
@@ -214,3 +222,102 @@ def test_a_thousand_players_pair_without_a_repeat():
     seating = pair_swiss(ranking, score=points, met=met)
     assert sorted(seated(seating)) == sorted(ranking)
     assert not seating.repeats and not seating.compromises
+
+
+# --- The fast path (greedy pass with exact repairs) against the exact matching ----------------
+
+
+def rule_costs(seating, ranking, score, met, byes, limit):
+    """The six rules of pair_swiss as totals over a seating (lower is better), in rule order."""
+    place = {p: i for i, p in enumerate(ranking)}
+    group = {v: g for g, v in enumerate(sorted(set(score.values()), reverse=True))}
+    fewest = min(byes[p] for p in ranking)
+    costs = [0] * 6
+    for a, b in seating.pairs:
+        times = met[pair_key(a, b)]
+        costs[1] += max(0, times - limit + 1) ** 2
+        costs[2] += times
+        costs[4] += (group[score[a]] - group[score[b]]) ** 2
+        costs[5] += abs(place[a] - place[b])
+    if seating.bye is not None:
+        costs[0] += byes[seating.bye] - fewest
+        costs[3] += len(ranking) - 1 - place[seating.bye]
+    return costs
+
+
+@st.composite
+def swiss_states(draw):
+    """A small field mid-event: scores in score order, meetings, byes, forbidden pairs."""
+    n = draw(st.integers(min_value=2, max_value=40))
+    limit = draw(st.sampled_from([1, 1, 2]))
+    density = draw(st.sampled_from([0.0, 0.05, 0.15, 0.3, 0.6]))
+    rng = random.Random(draw(st.integers(min_value=0, max_value=10**6)))
+    met = Counter(
+        {
+            pair_key(a, b): rng.randint(1, limit + 1)
+            for a in range(n)
+            for b in range(a + 1, n)
+            if rng.random() < density
+        }
+    )
+    byes = Counter({p: rng.choice((0, 0, 1)) for p in range(n)})
+    score = {p: rng.choice((0, 2, 3, 4, 6, 8)) * rng.randint(0, 1) for p in range(n)}
+    ranking = sorted(range(n), key=lambda p: (-score[p], rng.random()))
+    forbidden = [tuple(rng.sample(range(n), 2)) for _ in range(rng.choice((0, 0, 1, 3)))]
+    return ranking, score, met, byes, forbidden if n > 2 else [], limit
+
+
+@given(state=swiss_states())
+def test_property_the_fast_path_is_exact_in_rules_1_to_5_on_small_fields(state):
+    # The fast path (forced with exact_up_to=0) against the exact matching on the dense graph:
+    # the same unfair byes, repeats, earlier meetings, bye place and score gaps; neighbours
+    # (rule 6) may differ, never for the better since the dense matching is optimal.
+    ranking, score, met, byes, forbidden, limit = state
+    args = {"score": score, "met": met, "byes": byes, "forbidden": forbidden}
+    try:
+        exact = pair_swiss(ranking, **args, max_meetings=limit, band=10**9, exact_up_to=10**9)
+    except PairingError as refused:
+        with pytest.raises(PairingError) as caught:
+            pair_swiss(ranking, **args, max_meetings=limit, exact_up_to=0)
+        assert caught.value.code == refused.code
+        return
+    fast = pair_swiss(ranking, **args, max_meetings=limit, band=10**9, exact_up_to=0)
+    assert sorted(seated(fast)) == sorted(ranking)
+    assert not {pair_key(a, b) for a, b in fast.pairs} & {pair_key(*f) for f in forbidden}
+    ours = rule_costs(fast, ranking, score, met, byes, limit)
+    best = rule_costs(exact, ranking, score, met, byes, limit)
+    assert ours[:5] == best[:5]
+    assert ours[5] >= best[5]
+    assert sorted(c.kind for c in fast.compromises) == sorted(c.kind for c in exact.compromises)
+    again = pair_swiss(ranking, **args, max_meetings=limit, band=10**9, exact_up_to=0)
+    assert (again.pairs, again.bye) == (fast.pairs, fast.bye), "same arguments, same pairing"
+
+
+def test_the_fast_path_pairs_neighbours_when_nobody_has_met():
+    ranking = list(range(201))
+    score = {p: 10 - p // 20 for p in ranking}  # groups of 20, the last of one player
+    seating = pair_swiss(ranking, score=score)
+    assert seating.pairs == tuple((p, p + 1) for p in range(0, 200, 2))
+    assert seating.bye == 200 and not seating.compromises
+    assert seating == pair_swiss(ranking, score=score, exact_up_to=10**9)
+
+
+def test_the_fast_path_repairs_a_met_pair_like_the_exact_matching():
+    # 100 players in one score group; 0-1 and 2-3 have met: the best pairing keeps everyone
+    # else with their neighbour and pairs 0-2, 1-3 (or 0-3, 1-2: the same distances).
+    ranking = list(range(100))
+    met = Counter({pair_key(0, 1): 1, pair_key(2, 3): 1})
+    fast = pair_swiss(ranking, score=dict.fromkeys(ranking, 0), met=met)
+    exact = pair_swiss(ranking, score=dict.fromkeys(ranking, 0), met=met, exact_up_to=10**9)
+    assert not fast.repeats
+    assert fast.pairs[2:] == tuple((p, p + 1) for p in range(4, 100, 2))
+    costs = [
+        rule_costs(s, ranking, dict.fromkeys(ranking, 0), met, Counter(), 1) for s in (fast, exact)
+    ]
+    assert costs[0] == costs[1]
+
+
+def test_a_ranking_out_of_score_order_is_left_to_the_exact_matching():
+    ranking = list(range(100))
+    score = {p: p % 3 for p in ranking}  # the ranking chain does not start with this score
+    assert pair_swiss(ranking, score=score) == pair_swiss(ranking, score=score, exact_up_to=10**9)
