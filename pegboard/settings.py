@@ -12,6 +12,8 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONCE
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -27,8 +29,13 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", True)
-# The default key is for the embedded demo only; a deployment must set SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "pegboard-insecure-development-key-change-me"
+# The default key is for the embedded demo only: with DEBUG off a missing key is an error,
+# never the demo key (fail closed).
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("Set SECRET_KEY: DEBUG=0 never runs on the demo key.")
+    SECRET_KEY = "pegboard-insecure-development-key-change-me"
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
@@ -54,6 +61,7 @@ INSTALLED_APPS = [
     "django_celery_results",
     "django_htmx",
     "template_partials",
+    "axes",
     "pegboard",
     "tournaments",
     "scoring",
@@ -72,7 +80,57 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "pegboard.middleware.BadInputMiddleware",
+    # Last: locks an account out after repeated failed logins (pages and API authentication).
+    "axes.middleware.AxesMiddleware",
 ]
+if env_bool("CSP", False):
+    MIDDLEWARE.insert(1, "csp.middleware.CSPMiddleware")
+
+# A paper-card file of 50,000 lines fits; anything larger is a 413 before it is read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 5_000_000
+
+# --- Security: every switch can be turned on from the environment (README, production shape) --
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+# django-csp 4: scripts only from this site (and a page's nonce); styles inline too (Bootstrap
+# utilities and htmx's indicator style); no plugins, no framing, forms post here only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'self'"],
+    }
+}
+
+# Login lockout (django-axes): 10 wrong passwords for one username from one address lock it
+# for 15 minutes, on the login page and on API Basic authentication alike.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Behind a proxy, the client address is the one it reports (NUM_PROXIES hops), never an
+# X-Forwarded-For header a client sends on its own.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+AXES_IPWARE_PROXY_COUNT = NUM_PROXIES or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if NUM_PROXIES else ["REMOTE_ADDR"]
+)
 
 ROOT_URLCONF = "pegboard.urls"
 WSGI_APPLICATION = "pegboard.wsgi.application"
@@ -110,8 +168,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     # checkout instead of failing the next request or task (the pool's check_connection).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The embedded default serves a few phones at once: wait for the writer instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # The embedded default serves a club night of phones at once: readers never wait for the
+    # writer (WAL), writers queue for up to 20 s instead of answering "database is locked", and
+    # a write transaction takes its lock up front (IMMEDIATE) so it cannot deadlock midway.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -196,10 +262,15 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "pegboard.drf.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "DEFAULT_PARSER_CLASSES": ["pegboard.drf.BoundedJSONParser"],
+    "NUM_PROXIES": NUM_PROXIES,
+    # The checkers are throttled per client address and reports per key (in the services); a
+    # signed-in TD's scripts get a generous allowance, never an unlimited one.
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"user": os.environ.get("API_USER_RATE", "1200/minute")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
@@ -233,7 +304,8 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"mask_keys": {"()": "pegboard.logfilters.MaskPrivateKeys"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_keys"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Every result queues a standings run: keep the success lines out of the console.
     "loggers": {"celery.app.trace": {"level": "WARNING"}},

@@ -1,0 +1,20 @@
+// Pegboard's few behaviours, in a static file so a strict Content-Security-Policy holds.
+(function () {
+  // Popovers (e.g. why a rank is tied) on the page and in every fragment htmx swaps in.
+  function popovers(root) {
+    root.querySelectorAll('[data-bs-toggle="popover"]').forEach(function (el) {
+      bootstrap.Popover.getOrCreateInstance(el);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { popovers(document); });
+  document.addEventListener("htmx:load", function (event) { popovers(event.detail.elt); });
+  // <select data-submit-on-change>: the language menu submits itself.
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("[data-submit-on-change]")) { event.target.form.submit(); }
+  });
+  // <button data-print>: print the page.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-print]");
+    if (button) { event.preventDefault(); window.print(); }
+  });
+})();
