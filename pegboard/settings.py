@@ -298,6 +298,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
+        "pegboard.openapi.open_error_codes",
     ],
 }
 
