@@ -189,14 +189,30 @@ class Dispute(models.Model):
         return self.ruled_at is None
 
 
-class PrintJob(models.Model):
+class JobStatus(models.TextChoices):
+    """Where a Celery job of the desk stands (print sets, large imports)."""
+
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
+class ProgressMixin:
+    """``percent`` of a job with ``done`` and ``total`` counters."""
+
+    done: int
+    total: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0
+
+
+class PrintJob(ProgressMixin, models.Model):
     """A set of printables (score cards, table cards, seating list) built by a Celery task."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+    Status = JobStatus
 
     event = models.ForeignKey(
         "tournaments.Event",
@@ -221,19 +237,11 @@ class PrintJob(models.Model):
     def __str__(self) -> str:
         return f"{self.event}: {self.get_status_display()} {self.done}/{self.total}"
 
-    @property
-    def percent(self) -> int:
-        return round(100 * self.done / self.total) if self.total else 0
 
-
-class ImportJob(models.Model):
+class ImportJob(ProgressMixin, models.Model):
     """A large paper-card import, checked and written by a Celery task with its progress."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+    Status = JobStatus
 
     event = models.ForeignKey(
         "tournaments.Event",
@@ -264,7 +272,3 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.get_status_display()} {self.done}/{self.total}"
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.done / self.total) if self.total else 0
