@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -13,6 +15,7 @@ from pegboard.errors import ServiceError
 
 from . import selectors, services
 from .forms import ImportForm, PlayerReportForm, RulingForm
+from .models import ImportJob, PrintJob
 
 
 def _entry_or_404(key: str):
@@ -231,34 +234,32 @@ def print_view(request: HttpRequest, event_id: int) -> HttpResponse:
     return redirect("results-print-job", event_id=event.pk, job_id=job.pk)
 
 
+def _td_job(request: HttpRequest, event_id: int, model, job_id: int):
+    """The event and one of its desk jobs, for its TD only (404 for anyone else)."""
+    event, role = selectors.results_role(request.user, event_id)
+    job = model.objects.filter(pk=job_id, event=event).first()
+    if job is None or role != "td":
+        raise Http404("No such job.")
+    return event, job
+
+
+def _job_page(request: HttpRequest, page: str, event, job) -> HttpResponse:
+    """A job's page, or just its progress fragment for the HTMX poll."""
+    return render(request, f"{page}#job" if request.htmx else page, {"event": event, "job": job})
+
+
 @login_required
 def import_job_view(request: HttpRequest, event_id: int, job_id: int) -> HttpResponse:
     """A large import's progress (polled by HTMX), then its report."""
-    from .models import ImportJob
-
-    event, role = selectors.results_role(request.user, event_id)
-    job = ImportJob.objects.filter(pk=job_id, event=event).first()
-    if job is None or role != "td":
-        raise Http404("No such import.")
-    template = "results/import_job.html#job" if request.htmx else "results/import_job.html"
-    return render(request, template, {"event": event, "job": job})
+    event, job = _td_job(request, event_id, ImportJob, job_id)
+    return _job_page(request, "results/import_job.html", event, job)
 
 
 @login_required
 def print_job_view(request: HttpRequest, event_id: int, job_id: int) -> HttpResponse:
     """A print job's progress (polled by HTMX), then its PDF."""
-    from django.http import FileResponse
-
-    from .models import PrintJob
-
-    event, role = selectors.results_role(request.user, event_id)
-    job = PrintJob.objects.filter(pk=job_id, event=event).first()
-    if job is None or role != "td":
-        raise Http404("No such print job.")
+    event, job = _td_job(request, event_id, PrintJob, job_id)
     if request.GET.get("download") and job.status == PrintJob.Status.DONE:
-        import io
-
         filename = f"pegboard-{event.pk}-printables.pdf"
         return FileResponse(io.BytesIO(bytes(job.pdf)), as_attachment=True, filename=filename)
-    template = "results/print_job.html#job" if request.htmx else "results/print_job.html"
-    return render(request, template, {"event": event, "job": job})
+    return _job_page(request, "results/print_job.html", event, job)
