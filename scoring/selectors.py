@@ -47,6 +47,28 @@ def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
     }
 
 
+def standings_version(event_id: int, after_game: int | None = None) -> str:
+    """What the standings of an event show right now, in one short query: the snapshot and
+    its version, plus the event's state that changes the page (published, status, chain).
+    Equal values mean an unchanged page, so a poller can be answered 304."""
+    snapshots = StandingsSnapshot.objects.filter(event_id=event_id)
+    if after_game is not None:
+        snapshots = snapshots.filter(after_game=after_game)
+    found = (
+        snapshots.order_by("-after_game")
+        .values_list(
+            "pk",
+            "version",
+            "complete",
+            "event__status",
+            "event__standings_published",
+            "event__tiebreakers",
+        )
+        .first()
+    )
+    return "-".join(str(part) for part in found) if found else "none"
+
+
 def games_with_snapshots(event_id: int) -> list[int]:
     """The game numbers an event has standings after, in order."""
     return list(

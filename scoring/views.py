@@ -3,6 +3,7 @@ pages (public season tables, the TD's recompute button)."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 from django.contrib import messages
@@ -11,25 +12,52 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import condition, require_GET, require_POST
 
 from tournaments import selectors
 from tournaments.selectors import clubs_directed_by
 
 from .models import Season
 from .seasons import season_events
-from .selectors import games_with_snapshots, standings_with_movement
+from .selectors import games_with_snapshots, standings_version, standings_with_movement
+
+ROWS_SHOWN = 100  # a 1,000-player field shows its top rows; "find me" and "all" show more
 
 
-def _standings_context(event, after_game: int | None = None) -> dict:
+def _standings_context(
+    event, after_game: int | None = None, *, find: str = "", show_all: bool = True
+) -> dict:
     latest = selectors.latest_round(event)
+    rows = standings_with_movement(event.pk, after_game)
+    shown = rows
+    if find:
+        needle = find.casefold()
+        shown = [row for row in rows if needle in row.entry.player.name.casefold()]
+    elif not show_all:
+        shown = rows[:ROWS_SHOWN]
     return {
         "event": event,
-        "standings": standings_with_movement(event.pk, after_game),
+        "standings": shown,
+        "standings_total": len(rows),
+        "find": find,
         "latest_game": latest.number if latest else 0,
         "snapshot_games": games_with_snapshots(event.pk),
         "after_game": after_game,
     }
+
+
+def _window(request: HttpRequest) -> dict:
+    """The rows a public standings request asks for: ``?find=name``, ``?all=1``, else the top."""
+    return {"find": request.GET.get("find", "").strip()[:60], "show_all": "all" in request.GET}
+
+
+def _standings_etag(request: HttpRequest, event_id: int) -> str:
+    parts = [
+        standings_version(event_id, _after_game(request)),
+        request.LANGUAGE_CODE,
+        request.GET.urlencode(),
+    ]
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
 
 
 def _after_game(request: HttpRequest) -> int | None:
@@ -41,8 +69,16 @@ def _after_game(request: HttpRequest) -> int | None:
 def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
     """Public page of an event: standings (when published) and the seating of every game."""
     event = selectors.public_event(event_id)
-    context = _standings_context(event, _after_game(request)) | {
-        "rounds": event.game_kind.public_rounds(event),
+    # One game's seating at a time (the latest unless ?game=N): a 1,000-player event's 22
+    # games of tables made a 4 MB page.
+    rounds = event.game_kind.public_rounds(event)
+    numbers = sorted(rounds.values_list("number", flat=True))
+    asked = request.GET.get("game", "")
+    shown = int(asked) if asked.isdigit() and int(asked) in numbers else max(numbers, default=0)
+    context = _standings_context(event, _after_game(request), **_window(request)) | {
+        "rounds": rounds.filter(number=shown),
+        "seating_games": numbers,
+        "seating_game": shown,
         "bracket": selectors.event_bracket(event),
         "public": True,
     }
@@ -50,11 +86,18 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @require_GET
+@condition(etag_func=_standings_etag)
 def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The standings table alone, polled by HTMX so the page follows the results."""
+    """The standings table alone, polled by HTMX so the page follows the results.
+
+    Every poll carries the ETag of the last answer: while no result changed the standings,
+    the answer is a 304 that costs one short query, not a page of rows.
+    """
     event = selectors.public_event(event_id)
-    context = _standings_context(event, _after_game(request)) | {"public": True}
-    return render(request, "scoring/standings.html#standings-table", context)
+    context = _standings_context(event, _after_game(request), **_window(request))
+    response = render(request, "scoring/standings.html#standings-table", context | {"public": True})
+    response["Cache-Control"] = "no-cache"  # revalidate every poll (and get the 304)
+    return response
 
 
 @require_GET

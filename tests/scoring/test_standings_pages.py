@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring.services import recompute_standings
 from tests.factories import ClubFactory, UserFactory, event_with_field
 from tournaments import services
 
@@ -35,3 +36,57 @@ def test_the_td_panel_shows_unpublished_standings_to_the_td_only(
     panel = client.get(url).content.decode()
     assert table.seat_a.player.name in panel and "+33" in panel
     assert "has not published" not in panel
+
+
+def test_an_unchanged_poll_is_a_304_and_a_new_result_changes_it(
+    client, django_capture_on_commit_callbacks
+):
+    event = event_with_field(4)
+    round_ = services.draw_next_game(event)
+    first, second = round_.tables.order_by("number")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_result(event, table=first, winner=first.seat_a, loser_score=88)
+    url = reverse("event-standings", args=[event.pk])
+    answer = client.get(url)
+    etag = answer["ETag"]
+    assert answer.status_code == 200 and answer["Cache-Control"] == "no-cache"
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    services.record_result(event, table=second, winner=second.seat_b, loser_score=60)
+    recompute_standings(event.pk)  # the job the commit would queue (the test never commits)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_a_large_field_shows_its_top_rows_and_finds_a_player(
+    client, django_capture_on_commit_callbacks
+):
+    event = event_with_field(150)
+    round_ = services.draw_next_game(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.all():
+            services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    url = reverse("event-standings", args=[event.pk])
+    top = client.get(url).content.decode()
+    assert top.count("<tr") == 101 and "Showing the top 100 of 150" in top  # header + 100
+    assert client.get(url + "?all=1").content.decode().count("<tr") == 151
+    name = event.entries.order_by("pk").last().player.name
+    found = client.get(url, {"find": name}).content.decode()
+    assert found.count("<tr") == 2 and name in found
+    assert "Nobody in the standings matches" in client.get(url, {"find": "Zzz"}).content.decode()
+
+
+def test_the_event_page_shows_one_games_seating_at_a_time(client):
+    event = event_with_field(6)
+    first = services.draw_next_game(event)
+    for table in first.tables.all():
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    second = services.draw_next_game(event)
+    url = reverse("event", args=[event.pk])
+    latest = client.get(url).content.decode()
+    assert "?game=1" in latest and "?game=2" in latest
+    pair = second.tables.order_by("number").first()
+    assert f"{pair.seat_a.player.name} – {pair.seat_b.player.name}" in latest
+    assert latest.count("<details") == 1  # game 2 only, not every game inlined
+    earlier = client.get(url, {"game": 1}).content.decode()
+    pair = first.tables.order_by("number").first()
+    assert f"{pair.seat_a.player.name} – {pair.seat_b.player.name}" in earlier
