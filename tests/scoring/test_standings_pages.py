@@ -85,8 +85,8 @@ def test_the_event_page_shows_one_games_seating_at_a_time(client):
     latest = client.get(url).content.decode()
     assert "?game=1" in latest and "?game=2" in latest
     pair = second.tables.order_by("number").first()
-    assert f"{pair.seat_a.player.name} – {pair.seat_b.player.name}" in latest
+    assert f"{pair.seat_a.player.name} \u2013 {pair.seat_b.player.name}" in latest
     assert latest.count("<details") == 1  # game 2 only, not every game inlined
     earlier = client.get(url, {"game": 1}).content.decode()
     pair = first.tables.order_by("number").first()
-    assert f"{pair.seat_a.player.name} – {pair.seat_b.player.name}" in earlier
+    assert f"{pair.seat_a.player.name} \u2013 {pair.seat_b.player.name}" in earlier
