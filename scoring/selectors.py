@@ -41,7 +41,11 @@ def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
     )
     if before is None:
         return {}
-    previous = dict(before.rows.values_list("entry_id", "rank"))
+    previous = dict(
+        before.rows.filter(entry_id__in=[row.entry_id for row in rows]).values_list(
+            "entry_id", "rank"
+        )
+    )
     return {
         row.entry_id: previous[row.entry_id] - row.rank for row in rows if row.entry_id in previous
     }
@@ -78,9 +82,12 @@ def games_with_snapshots(event_id: int) -> list[int]:
     )
 
 
-def standings_with_movement(event_id: int, after_game: int | None = None) -> list[Standing]:
-    """The rows of a snapshot, each with ``movement``: places gained since the game before."""
-    rows = list(standings_for_event(event_id, after_game))
+def standings_with_movement(
+    event_id: int, after_game: int | None = None, *, limit: int | None = None
+) -> list[Standing]:
+    """The rows of a snapshot (the first ``limit``, if given), each with ``movement``: places
+    gained since the game before."""
+    rows = list(standings_for_event(event_id, after_game)[:limit])
     moved = movement(event_id, rows)
     for row in rows:
         row.movement = moved.get(row.entry_id, 0)  # type: ignore[attr-defined]

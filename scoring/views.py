@@ -28,17 +28,15 @@ def _standings_context(
     event, after_game: int | None = None, *, find: str = "", show_all: bool = True
 ) -> dict:
     latest = selectors.latest_round(event)
-    rows = standings_with_movement(event.pk, after_game)
-    shown = rows
+    top = None if find or show_all else ROWS_SHOWN
+    shown = standings_with_movement(event.pk, after_game, limit=top)
     if find:
         needle = find.casefold()
-        shown = [row for row in rows if needle in row.entry.player.name.casefold()]
-    elif not show_all:
-        shown = rows[:ROWS_SHOWN]
+        shown = [row for row in shown if needle in row.entry.player.name.casefold()]
     return {
         "event": event,
         "standings": shown,
-        "standings_total": len(rows),
+        "standings_total": event.entries.count(),
         "find": find,
         "latest_game": latest.number if latest else 0,
         "snapshot_games": games_with_snapshots(event.pk),
