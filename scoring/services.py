@@ -247,7 +247,14 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
             row.tied = item.tied
             row.separated_by = item.separated_by or (inherited if item.rank == 1 else "")
             changed.append(row)
-    Standing.objects.bulk_update(changed, ["rank", "tied", "separated_by"])
+    # One prepared UPDATE run for every row: bulk_update's CASE per column per row took 1 s a
+    # snapshot at 1,000 players (21 of 25 s for a full recompute with head-to-head).
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {Standing._meta.db_table} SET rank = %s, tied = %s, separated_by = %s "
+            "WHERE id = %s",
+            [(row.rank, row.tied, row.separated_by, row.pk) for row in changed],
+        )
 
 
 def _games(event) -> dict[int, tuple[str, bool]]:

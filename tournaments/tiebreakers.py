@@ -42,6 +42,26 @@ class RankingContext:
     games: Sequence[Game] = ()
     seed: int = 0
     _opponents: dict[int, list[int]] | None = field(default=None, repr=False)
+    _games_of: dict[int, list[Game]] | None = field(default=None, repr=False)
+    _latest: int | None = field(default=None, repr=False)
+
+    def games_of(self, entry: int) -> list[Game]:
+        """The games ``entry`` played or had a bye in, from one pass over every game: a
+        tiebreaker reads each tied player's own games, not every game once per tied group."""
+        if self._games_of is None:
+            index: dict[int, list[Game]] = defaultdict(list)
+            for game in self.games:
+                index[game.winner].append(game)
+                if game.loser is not None:
+                    index[game.loser].append(game)
+            self._games_of = index
+        return self._games_of.get(entry, [])
+
+    def latest_game(self) -> int:
+        """The number of the latest game with a result (0 before any)."""
+        if self._latest is None:
+            self._latest = max((g.number for g in self.games), default=0)
+        return self._latest
 
     def opponents(self) -> dict[int, list[int]]:
         """Each entry's opponents, one item per game played (byes excluded)."""
@@ -171,10 +191,11 @@ class HeadToHead(Tiebreaker):
     def values(self, group, context):
         members = set(group)
         points = dict.fromkeys(group, 0)
-        for game in context.games:
-            if game.loser is not None and game.winner in members and game.loser in members:
-                points[game.winner] += game.winner_points
-                points[game.loser] += game.loser_points
+        for entry in group:
+            for game in context.games_of(entry):
+                if game.loser is None or game.winner not in members or game.loser not in members:
+                    continue
+                points[entry] += game.winner_points if game.winner == entry else game.loser_points
         return points
 
 
@@ -211,14 +232,12 @@ class MostRecent(Tiebreaker):
     key, name, abbreviation = "most_recent", _("most recent results"), _("Rec")
 
     def values(self, group, context):
-        members = set(group)
         by_game: dict[int, dict[int, int]] = defaultdict(dict)
-        for game in context.games:
-            if game.winner in members:
-                by_game[game.winner][game.number] = game.winner_points
-            if game.loser in members:
-                by_game[game.loser][game.number] = game.loser_points
-        latest = max((g.number for g in context.games), default=0)
+        for entry in group:
+            for game in context.games_of(entry):
+                points = game.winner_points if game.winner == entry else game.loser_points
+                by_game[entry][game.number] = points
+        latest = context.latest_game()
         return {e: tuple(by_game[e].get(n, 0) for n in range(latest, 0, -1)) for e in group}
 
 
