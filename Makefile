@@ -48,8 +48,8 @@ format: $(STAMP)
 
 ## typecheck: the pure engines and pairing strictly; the service layer with the Django plugin;
 ## the import contracts of the layers (.importlinter)
-TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/hooks.py \
-	results/services.py scoring/services.py scoring/seasons.py
+TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/hooks.py results/services \
+	scoring/services.py scoring/seasons.py
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict games/cribbage games/stoppa tournaments/pairing
 	$(BIN)/mypy $(TYPED_SERVICES)

@@ -1,0 +1,46 @@
+"""Writes of results from the table, one chapter a module; each function is one transaction.
+
+- ``keys``: players' private keys and their throttle
+- ``reports``: a player's report, confirmation and dispute
+- ``desk``: the TD's and scorekeepers' checks, rulings and corrections; printables
+- ``paper``: paper cards reconciled by Rule 12.2, in bulk or as a Celery job
+
+Every result they confirm is written by ``tournaments.services.record_result`` (or
+``write_result``), the one path that checks, audits and announces a result.
+"""
+
+from tournaments.services.playoffs import correct_playoff_game, dependent_matches
+
+from .desk import check_agreed, correct, request_printables, rule
+from .keys import SUBMISSIONS_PER_MINUTE, entry_for_key, key_for, keys_for, throttle
+from .paper import (
+    ImportReport,
+    ImportRequest,
+    import_paper_cards,
+    request_import,
+    run_import_job,
+)
+from .reports import SubmitOutcome, confirm_opponent, dispute, submit
+
+__all__ = [
+    "SUBMISSIONS_PER_MINUTE",
+    "ImportReport",
+    "ImportRequest",
+    "SubmitOutcome",
+    "check_agreed",
+    "confirm_opponent",
+    "correct",
+    "correct_playoff_game",
+    "dependent_matches",
+    "dispute",
+    "entry_for_key",
+    "import_paper_cards",
+    "key_for",
+    "keys_for",
+    "request_import",
+    "request_printables",
+    "rule",
+    "run_import_job",
+    "submit",
+    "throttle",
+]

@@ -1,0 +1,115 @@
+"""The results desk: checks of agreeing reports, rulings on disputes, corrections with a
+reason, and the printables of the event."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pegboard.errors import ServiceError
+from tournaments.models import Entry, Event, GameResult, Table
+
+from ..models import Dispute, PrintJob, Submission
+from ._common import _confirm, _locked_table, _td_submission
+
+
+@transaction.atomic
+def check_agreed(event: Event, *, table: Table | int, user) -> GameResult:
+    """The TD or a scorekeeper checks two agreeing reports (events that check at the desk)."""
+    table_id = table.pk if isinstance(table, Table) else table
+    locked = _locked_table(event, table_id)
+    agreed = (
+        Submission.objects.filter(table=locked, status=Submission.Status.TO_CHECK)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if agreed is None:
+        raise ServiceError("nothing_to_check", _("This game has no agreeing reports to check."))
+    return _confirm(event, locked, agreed, action="checked", user=user)
+
+
+@transaction.atomic
+def rule(
+    event: Event,
+    *,
+    table: Table | int,
+    user,
+    submission: Submission | int | None = None,
+    winner: Entry | int | None = None,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    note: str = "",
+) -> GameResult:
+    """The TD's final ruling on a table: one of the versions, or a result of their own."""
+    table_id = table.pk if isinstance(table, Table) else table
+    table = _locked_table(event, table_id)
+    # A ruling settles a dispute; changing a result nobody disputes is a correction (TD only,
+    # with a reason), so a scorekeeper at the desk cannot overturn a confirmed game.
+    if not Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
+        raise ServiceError(
+            "not_disputed",
+            _("This game is not in dispute: a TD corrects a recorded result, with a reason."),
+        )
+    if submission is not None:
+        sub_id = submission.pk if isinstance(submission, Submission) else submission
+        chosen = Submission.objects.filter(pk=sub_id, table=table).first()
+        if chosen is None:
+            raise ServiceError("unknown_submission", _("That version is not one of this table's."))
+    else:
+        if winner is None:
+            raise ServiceError("winner_required", _("Choose the winner."), field="winner")
+        chosen = _td_submission(
+            event,
+            table,
+            winner=winner,
+            loser_score=loser_score,
+            forfeit=forfeit,
+            user=user,
+            source=Submission.Source.TD,
+        )
+    result = _confirm(event, table, chosen, action="ruled", user=user, reason=note)
+    Dispute.objects.filter(table=table).update(
+        ruling=chosen, ruled_by=user, ruled_at=timezone.now(), note=note[:300]
+    )
+    return result
+
+
+@transaction.atomic
+def correct(
+    event: Event,
+    *,
+    table: Table | int,
+    user,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    reason: str,
+) -> GameResult:
+    """A TD's correction of a confirmed result, with its reason (old and new are logged)."""
+    if not reason or not reason.strip():
+        raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
+    table_id = table.pk if isinstance(table, Table) else table
+    table = _locked_table(event, table_id)
+    if not GameResult.objects.filter(table=table).exists():
+        raise ServiceError("nothing_to_correct", _("This game has no result yet."))
+    chosen = _td_submission(
+        event,
+        table,
+        winner=winner,
+        loser_score=loser_score,
+        forfeit=forfeit,
+        user=user,
+        source=Submission.Source.TD,
+    )
+    return _confirm(event, table, chosen, action="corrected", user=user, reason=reason)
+
+
+@transaction.atomic
+def request_printables(event: Event, *, base_url: str) -> PrintJob:
+    """A print job for the event's PDF set, built by Celery once this transaction commits."""
+    from ..tasks import build_printables
+
+    job = PrintJob.objects.create(event=event, base_url=base_url)
+    transaction.on_commit(lambda: build_printables.delay(job.pk), robust=True)
+    return job

@@ -1,0 +1,71 @@
+"""Players' private keys: created on first use, looked up, throttled per key."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from pegboard.errors import ServiceError
+from tournaments.models import Entry
+
+from ..models import PlayerKey
+
+log = logging.getLogger(__name__)
+
+SUBMISSIONS_PER_MINUTE = 12  # per key: a flood from one phone cannot take the event down
+
+
+def key_for(entry: Entry) -> PlayerKey:
+    """The entry's private key, created on first use."""
+    key, _created = PlayerKey.objects.get_or_create(entry=entry)
+    return key
+
+
+def keys_for(entries) -> dict[int, str]:
+    """Every entry's private key in two queries (missing ones are created), for pages and
+    printables that list a whole field."""
+    ids = [e.pk for e in entries]
+    missing = set(ids) - set(
+        PlayerKey.objects.filter(entry_id__in=ids).values_list("entry_id", flat=True)
+    )
+    PlayerKey.objects.bulk_create([PlayerKey(entry_id=pk) for pk in missing], ignore_conflicts=True)
+    return dict(PlayerKey.objects.filter(entry_id__in=ids).values_list("entry_id", "key"))
+
+
+def entry_for_key(key: str) -> Entry:
+    """The entry a private key belongs to; a clear error for an unknown key."""
+    found = (
+        PlayerKey.objects.select_related("entry__event__club", "entry__player")
+        .filter(key=key)
+        .first()
+    )
+    if found is None:
+        raise ServiceError("unknown_key", _("This link is not valid. Ask the tournament director."))
+    return found.entry
+
+
+def throttle(key: str) -> None:
+    """Refuse a key that submits more than SUBMISSIONS_PER_MINUTE times in a minute.
+
+    The window opens with the key's first submission and closes 60 s later (a fixed window
+    per key: cheap, and a burst cannot straddle two windows to double its allowance).
+    """
+    bucket = f"results:throttle:{key}"
+    try:
+        cache.add(bucket, 0, timeout=60)
+        try:
+            count = cache.incr(bucket)
+        except ValueError:  # the window closed between add and incr
+            cache.set(bucket, 1, timeout=60)
+            count = 1
+    except Exception as exc:
+        # The cache (Redis) is down: fail open. The report is saved in PostgreSQL, which is
+        # what matters at the table; the per-key limit is back with the cache.
+        log.warning("results: throttle unavailable (%s); letting the report through", exc)
+        return
+    if count > SUBMISSIONS_PER_MINUTE:
+        raise ServiceError(
+            "throttled", _("Too many submissions from this link; wait a minute and try again.")
+        )

@@ -1,0 +1,224 @@
+"""A player's reports from the table: submit, confirm the opponent's version, dispute.
+
+A table's submissions are serialized by a row lock (event, then table), so a double tap or two
+players reporting at the same moment store exactly one outcome; that a game has at most one
+confirmed version is a database constraint, not a convention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.cribbage import check_claim, verify_game
+from pegboard.errors import ServiceError
+from tournaments.models import Entry, Event, GameResult, Table
+from tournaments.services.results import audit_values, check_result
+
+from ..models import Dispute, Submission
+from ._common import _audit, _confirm, _locked_table
+from .keys import entry_for_key, throttle
+
+
+def _check_record(record) -> dict | None:
+    """Check what a player attached with the cribbage engine; the report is stored with it.
+
+    Either a whole-game record (``{"players": ..., "deals": ...}``, checked by
+    ``verify_game``) or single counts (``{"claims": [{"kind": "hand", "cards": "5H 5C 5S JD",
+    "starter": "5D", "claimed": 29, "crib": false}, ...]}``, each checked by ``check_claim``).
+    """
+    if record in (None, "", {}):
+        return None
+    if not isinstance(record, dict):
+        raise ServiceError(
+            "bad_record", _("The game record must be a JSON object."), field="record"
+        )
+    if "claims" in record and "deals" not in record:
+        claims = record["claims"]
+        if not isinstance(claims, list) or not claims:
+            raise ServiceError("bad_record", _("Claims must be a list of counts."), field="record")
+        checks = []
+        for i, claim in enumerate(claims, start=1):
+            try:
+                check = check_claim(
+                    claim["kind"],
+                    claim["cards"],
+                    claim.get("starter"),
+                    int(claim["claimed"]),
+                    crib=bool(claim.get("crib", False)),
+                    last=bool(claim.get("last", False)),
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ServiceError(
+                    "bad_record",
+                    _("Count %(n)s: %(error)s") % {"n": i, "error": exc},
+                    field="record",
+                ) from None
+            checks.append(check.to_dict())
+        return {"claims": checks, "claims_correct": all(c["correct"] for c in checks)}
+    report = verify_game(record).to_dict()
+    bad_cards = [p for p in report["problems"] if p["code"] in {"bad_card", "malformed"}]
+    if bad_cards:
+        raise ServiceError("bad_record", bad_cards[0]["message"], field="record")
+    return report
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitOutcome:
+    """What a submission did: the stored version and the table's state after it."""
+
+    submission: Submission
+    state: str  # "pending", "to_check", "confirmed", "disputed", "duplicate"
+    result: GameResult | None = None
+
+
+@transaction.atomic
+def submit(
+    key: str,
+    *,
+    table: Table | int,
+    winner: Entry | int,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+    record: dict | None = None,
+) -> SubmitOutcome:
+    """A player reports the result of their own game through their private key."""
+    throttle(key)
+    entry = entry_for_key(key)
+    event = entry.event
+    table_id = table.pk if isinstance(table, Table) else table
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    table = _locked_table(event, table_id)
+    seats = {table.seat_a_id, table.seat_b_id} - {None}
+    if entry.pk not in seats:
+        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+    if table.seat_b_id is None:
+        raise ServiceError("bye_table", _("A bye has no result to report."), field="table")
+    # The one check every result takes; the confirmation below writes what it checked.
+    checked = check_result(
+        event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
+    )
+    report = _check_record(record)
+    # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
+    # changed by the TD with a reason; a player can still flag a dispute.
+    if GameResult.objects.filter(table=table).exists():
+        raise ServiceError(
+            "already_confirmed",
+            _("This game is already confirmed; ask the tournament director to correct it."),
+        )
+    if Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
+        raise ServiceError("in_dispute", _("This game is with the tournament director."))
+
+    mine = Submission(
+        table=table,
+        event=event,
+        source=Submission.Source.PLAYER,
+        by_entry=entry,
+        winner_id=winner_id,
+        loser_score=None if forfeit else loser_score,
+        forfeit=forfeit,
+        record=record or None,
+        report=report,
+    )
+    latest_mine = (
+        Submission.objects.filter(table=table, by_entry=entry)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if latest_mine is not None and latest_mine.same_outcome(mine):
+        # A double tap or a retry after a timeout: the stored version stands.
+        return SubmitOutcome(latest_mine, "duplicate")
+    if latest_mine is not None:
+        latest_mine.status = Submission.Status.SUPERSEDED
+        latest_mine.save(update_fields=["status"])
+    mine.save()
+    _audit(event, table, action="submitted", entry=entry, new=audit_values(mine, table))
+
+    opponent_id = next(iter(seats - {entry.pk}))
+    theirs = (
+        Submission.objects.filter(
+            table=table, by_entry_id=opponent_id, status__in=["pending", "to_check"]
+        )
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if theirs is None:
+        return SubmitOutcome(mine, "pending")
+    if theirs.same_outcome(mine) and event.confirmation == Event.Confirmation.DESK_CHECK:
+        # Both keys may have come from one table card: the desk checks before it counts.
+        Submission.objects.filter(pk__in=[mine.pk, theirs.pk]).update(
+            status=Submission.Status.TO_CHECK
+        )
+        _audit(event, table, action="to_check", entry=entry, new=audit_values(mine, table))
+        return SubmitOutcome(mine, "to_check")
+    if theirs.same_outcome(mine):
+        return SubmitOutcome(
+            mine,
+            "confirmed",
+            _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
+        )
+    _open_dispute(
+        event, table, [mine, theirs], reason=_("The two players reported different results.")
+    )
+    return SubmitOutcome(mine, "disputed")
+
+
+def _open_dispute(event, table, versions, *, reason: str) -> Dispute:
+    for version in versions:
+        version.status = Submission.Status.DISPUTED
+        version.save(update_fields=["status"])
+    dispute, created = Dispute.objects.get_or_create(
+        table=table, defaults={"event": event, "reason": reason}
+    )
+    if not created and dispute.ruled_at is not None:
+        dispute.ruled_at = None
+        dispute.ruling = None
+        dispute.reason = reason
+        dispute.save(update_fields=["ruled_at", "ruling", "reason"])
+    _audit(event, table, action="disputed", reason=reason)
+    return dispute
+
+
+@transaction.atomic
+def confirm_opponent(key: str, *, table: Table | int) -> SubmitOutcome:
+    """A player confirms the version the opponent submitted."""
+    entry = entry_for_key(key)
+    table_id = table.pk if isinstance(table, Table) else table
+    locked = _locked_table(entry.event, table_id)
+    theirs = (
+        Submission.objects.filter(table=locked, status="pending")
+        .exclude(by_entry=entry)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if theirs is None:
+        raise ServiceError("nothing_to_confirm", _("Your opponent has not reported this game yet."))
+    return submit(
+        key,
+        table=locked,
+        winner=theirs.winner_id,
+        loser_score=theirs.loser_score,
+        forfeit=theirs.forfeit,
+    )
+
+
+@transaction.atomic
+def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
+    """A player disputes the opponent's version: the game goes to the TD."""
+    entry = entry_for_key(key)
+    table_id = table.pk if isinstance(table, Table) else table
+    locked = _locked_table(entry.event, table_id)
+    if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
+        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+    if Submission.objects.filter(table=locked, status="confirmed").exists():
+        raise ServiceError(
+            "already_confirmed",
+            _("This game is already confirmed; ask the tournament director to correct it."),
+        )
+    versions = list(Submission.objects.filter(table=locked, status="pending"))
+    reason = reason.strip()[:300] or _("%(name)s disputes the reported result.") % {
+        "name": entry.player.name
+    }
+    return _open_dispute(entry.event, locked, versions, reason=reason)
