@@ -85,6 +85,7 @@ def main() -> None:
     )
     from tournaments.outcome import game_outcome
     from tournaments.pairing import draw_qualifying_game, pair_key
+    from tournaments.services import analyze
 
     app.conf.task_always_eager = True  # the setup and the recompute timing run in-process
     fmt = MatchPointFormat.objects.get(code="acc")
@@ -154,6 +155,9 @@ def main() -> None:
                 )
             )
         GameResult.objects.bulk_create(results)
+    # Fresh statistics after the bulk build, as the services do after a bulk import: the
+    # planner must not plan the recompute from the empty tables it saw before.
+    analyze(Player, Entry, Round, Table, GameResult)
     total_results = GameResult.objects.filter(table__round__event=event).count()
 
     group_by = f"""

@@ -50,3 +50,45 @@ def test_a_qualifying_event_keeps_its_table_movement_game_after_game():
         frozenset(p) for p in event.rounds.values_list("tables__seat_a_id", "tables__seat_b_id")
     ]
     assert len(pairs) == len(set(pairs)) == 9 * 12  # nobody met twice
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_seating_of_a_small_event_reads_results_by_index_in_a_busy_database():
+    """The public page's seating read the whole results table (226k rows) on a busy database
+    after a bulk load; with fresh statistics it reads a small event's results by index."""
+    from django.db import connection
+
+    from tests.conftest import require_service
+    from tournaments import selectors
+    from tournaments.models import GameResult, Round, Table
+    from tournaments.services import analyze
+
+    require_service("PostgreSQL", connection.vendor == "postgresql", "set DATABASE_URL")
+    busy = event_with_field(400)
+    entries = list(busy.entries.values_list("pk", flat=True))
+    for number in range(1, 21):  # 4,000 results in another event
+        round_ = Round.objects.create(event=busy, number=number, seed=number)
+        tables = Table.objects.bulk_create(
+            Table(round=round_, number=i, seat_a_id=a, seat_b_id=b)
+            for i, (a, b) in enumerate(zip(entries[::2], entries[1::2], strict=True), start=1)
+        )
+        GameResult.objects.bulk_create(
+            GameResult(
+                table=t,
+                winner_id=t.seat_a_id,
+                loser_id=t.seat_b_id,
+                loser_score=100,
+                winner_points=2,
+                margin=21,
+            )
+            for t in tables
+        )
+    analyze(GameResult, Table, Round)
+    night = event_with_field(24)
+    services.draw_next_game(night)
+    query = selectors.rounds_with_tables(night, released_only=True).first().tables.all()
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Seq Scan on tournaments_gameresult" not in plan, plan

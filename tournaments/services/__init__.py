@@ -13,7 +13,7 @@ Each either changes everything it says or nothing, and raises
 The public names stay importable from ``tournaments.services``.
 """
 
-from ._common import acting_user, actor_name, locked_event
+from ._common import acting_user, actor_name, analyze, locked_event
 from .draws import draw_next_game, next_round_number, redraw_game, release_game, swap_seats
 from .entries import (
     add_forbidden_pair,
@@ -43,6 +43,7 @@ __all__ = [
     "acting_user",
     "actor_name",
     "add_forbidden_pair",
+    "analyze",
     "copy_format",
     "correct_playoff_game",
     "create_consolation",

@@ -21,7 +21,9 @@ from tournaments import hooks
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.outcome import OutcomeError, game_outcome
 
-from ._common import UserLike, acting_user, actor_name, locked_event
+from ._common import UserLike, acting_user, actor_name, analyze, locked_event
+
+BULK_ANALYZE_ROWS = 1_000  # a bulk write this large refreshes the planner's statistics
 
 
 @transaction.atomic
@@ -328,6 +330,8 @@ def write_results(
         row.pk = None
     GameResult.objects.bulk_create(created + updated, batch_size=1000)
     AuditEntry.objects.bulk_create(audits, batch_size=1000)
+    if len(audits) >= BULK_ANALYZE_ROWS:
+        analyze(GameResult, AuditEntry)
     if audits:
         hooks.results_changed(event.pk)
     return len(audits)
