@@ -160,3 +160,16 @@ def test_the_embedded_sqlite_default_takes_concurrent_reports(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     line = [x for x in done.stdout.splitlines() if x.startswith("reports")][-1]
     assert " errors 0 " in line + " ", line
+
+
+def test_no_template_has_an_inline_event_handler():
+    """The Content-Security-Policy blocks inline handlers: behaviour lives in pegboard.js."""
+    import re
+
+    handler = re.compile(r"\son[a-z]+\s*=|%\}on[a-z]+\s*=")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in ROOT.glob("**/templates/**/*.html")
+        if ".venv" not in path.parts and handler.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []

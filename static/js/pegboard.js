@@ -12,6 +12,11 @@
   document.addEventListener("change", function (event) {
     if (event.target.matches("[data-submit-on-change]")) { event.target.form.submit(); }
   });
+  // <button data-confirm="Question?">: ask before the form is sent (destructive actions).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-confirm]");
+    if (button && !window.confirm(button.getAttribute("data-confirm"))) { event.preventDefault(); }
+  });
   // <button data-print>: print the page.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-print]");
