@@ -198,8 +198,10 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     round_ = selectors.event_round(event, number)
     tables = list(selectors.tables_with_results(round_))
     if request.method != "POST":
-        cards = [(t, ResultForm(table=t)) for t in tables]
-        return render(request, "tournaments/td_game.html", _game_context(event, round_, cards))
+        shown, view = _filter_tables(request, tables)
+        cards = [(t, ResultForm(table=t)) for t in shown]
+        context = _game_context(event, round_, cards) | view
+        return render(request, "tournaments/td_game.html", context)
 
     posted_table = request.POST.get("table", "")
     table = next((t for t in tables if str(t.pk) == posted_table), None)
@@ -216,6 +218,31 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     cards = [(t, form if t is table else ResultForm(table=t)) for t in tables]
     context = _game_context(event, round_, cards) | {"stray_form": None if table else form}
     return render(request, "tournaments/td_game.html", context, status=400)
+
+
+LARGE_GAME_TABLES = 60  # beyond this the game page opens on the open tables only
+
+
+def _filter_tables(request: HttpRequest, tables: list) -> tuple[list, dict]:
+    """The tables a TD asked to see: ``?find=`` a table number or a name, ``?show=open`` or
+    ``all``. A large game opens on its open tables: 500 cards made a 1 MB page."""
+    find = request.GET.get("find", "").strip()[:60]
+    open_count = sum(1 for t in tables if not t.is_bye and not hasattr(t, "result"))
+    show = request.GET.get("show") or ("open" if len(tables) > LARGE_GAME_TABLES else "all")
+    shown = tables
+    if find.isdigit():
+        shown = [t for t in tables if t.number == int(find)]
+    elif find:
+        needle = find.casefold()
+        shown = [t for t in tables if any(needle in e.player.name.casefold() for e in t.seats())]
+    elif show == "open":
+        shown = [t for t in tables if not t.is_bye and not hasattr(t, "result")]
+    return shown, {
+        "find": find,
+        "show": "all" if find else show,
+        "open_count": open_count,
+        "table_count": len(tables),
+    }
 
 
 def _game_context(event, round_, cards, swap_form=None) -> dict:

@@ -170,3 +170,21 @@ def test_td_sets_the_ranking_chain(td_client, night):
     assert "Unknown tiebreaker &#x27;luck&#x27;" in response.content.decode()
     event.refresh_from_db()
     assert event.tiebreakers == ["game_points", "head_to_head", "spread", "draw"]
+
+
+def test_a_large_game_page_opens_on_its_open_tables_and_finds_one(td_client, td_user):
+    event = event_with_field(140)
+    event.club.directors.add(td_user)
+    round_ = services.draw_next_game(event)
+    tables = list(round_.tables.order_by("number"))
+    for table in tables[:60]:
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    url = reverse("td-game", args=[event.pk, 1])
+    page = td_client.get(url).content.decode()
+    assert page.count('name="loser_score"') == 10 and "Open tables (10)" in page
+    assert td_client.get(url, {"show": "all"}).content.decode().count('name="loser_score"') == 70
+    by_number = td_client.get(url, {"find": "7"}).content.decode()
+    assert by_number.count('name="loser_score"') == 1
+    name = tables[-1].seat_b.player.name
+    by_name = td_client.get(url, {"find": name}).content.decode()
+    assert by_name.count('name="loser_score"') == 1 and name in by_name
