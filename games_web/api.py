@@ -14,7 +14,6 @@ from rest_framework import permissions, serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from games.cribbage import (
@@ -28,6 +27,7 @@ from games.cribbage import (
     score_play,
     verify_game,
 )
+from pegboard.drf import AnonRateThrottle
 
 CARDS_SCHEMA = {
     "oneOf": [

@@ -3,13 +3,17 @@ turn hostile input into a 400 instead of a crash."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from rest_framework import throttling
 from rest_framework.exceptions import ErrorDetail, ParseError, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import JSONParser
 
 from .errors import ServiceError
+
+log = logging.getLogger(__name__)
 
 MAX_JSON_DEPTH = 64  # the deepest real body (a whole-game record) is under 10 levels
 
@@ -78,3 +82,23 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
         if offset > self.max_offset:
             raise ValidationError({"offset": [f"Offset must be at most {self.max_offset}."]})
         return offset
+
+
+class FailOpenMixin:
+    """A throttle that lets the request through when its cache (Redis) is down: a report or a
+    count at the table matters more than the limit, which is back with the cache."""
+
+    def allow_request(self, request, view) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[misc]
+        except Exception as exc:  # the cache backend's own connection errors
+            log.warning("throttle unavailable (%s); letting the request through", exc)
+            return True
+
+
+class UserRateThrottle(FailOpenMixin, throttling.UserRateThrottle):
+    """DRF's per-user (per-address for anonymous) rate, failing open without the cache."""
+
+
+class AnonRateThrottle(FailOpenMixin, throttling.AnonRateThrottle):
+    """DRF's per-address rate for anonymous clients, failing open without the cache."""

@@ -269,7 +269,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
     # The checkers are throttled per client address and reports per key (in the services); a
     # signed-in TD's scripts get a generous allowance, never an unlimited one.
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["pegboard.drf.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"user": os.environ.get("API_USER_RATE", "1200/minute")},
 }
 SPECTACULAR_SETTINGS = {

@@ -88,3 +88,18 @@ def test_out_of_range_numbers_in_results_are_400(api):
             format="json",
         )
         assert response.status_code == 400, (score, response.content[:300])
+
+
+def test_with_the_cache_down_the_api_still_answers(api, monkeypatch):
+    """Redis down: the throttles fail open instead of turning a report or a count into a 500."""
+    from django.core.cache import cache as default_cache
+
+    def down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(default_cache, "get", down)
+    monkeypatch.setattr(default_cache, "set", down)
+    response = api.post(
+        "/api/v1/cribbage/hand", {"hand": "5H 5C 5S JD", "starter": "5D"}, format="json"
+    )
+    assert response.status_code == 200 and response.json()["total"] == 29
