@@ -2,15 +2,38 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery
+from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
 
 app = Celery("pegboard")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+log = logging.getLogger(__name__)
+
+# A worker that loses Redis while holding unacknowledged (acks_late) messages closes its
+# channel, and kombu then tries to put those messages back through the connection that is
+# already gone: AttributeError ('NoneType' object has no attribute 'hostname'), an
+# "Unrecoverable error", and the worker exits for good. The messages stay in Redis's unacked
+# index either way (the transport restores them after the visibility timeout), so the restore
+# at close may give up quietly and let the worker reconnect instead of dying.
+_restore_unacked = kombu_redis.QoS.restore_unacked
+
+
+def _restore_unacked_or_leave_them(self, client=None):  # type: ignore[no-untyped-def]
+    try:
+        return _restore_unacked(self, client)
+    except (AttributeError, OSError, kombu_redis.redis.RedisError) as exc:
+        log.warning("broker gone while restoring unacked messages (%s): left for later", exc)
+        return None
+
+
+kombu_redis.QoS.restore_unacked = _restore_unacked_or_leave_them  # type: ignore[method-assign]
 
 
 @app.task(name="pegboard.ping")

@@ -182,7 +182,7 @@ def expected_lines(event: Event) -> dict[int, tuple[int, int, int]]:
     return {e: (points[e], won[e], spread[e]) for e in event.entries.values_list("pk", flat=True)}
 
 
-def wait_until_converged(event: Event, since: float) -> float:
+def wait_until_converged(event: Event, since: float, parts: Parts | None = None) -> float:
     """Seconds from ``since`` until the latest snapshot equals the results (or fail)."""
     deadline = since + CONVERGE_WITHIN
     while time.monotonic() < deadline:
@@ -194,7 +194,15 @@ def wait_until_converged(event: Event, since: float) -> float:
             if rows == expected_lines(event):
                 return time.monotonic() - since
         time.sleep(0.2)
-    raise AssertionError(f"standings still behind {CONVERGE_WITHIN:.0f} s after recovery")
+    logs = (
+        "".join(
+            f"\n--- {log.name}:\n" + log.read_text()[-3000:]
+            for log in sorted(parts.tmp.glob("worker-*.log"))
+        )
+        if parts is not None
+        else ""
+    )
+    raise AssertionError(f"standings still behind {CONVERGE_WITHIN:.0f} s after recovery{logs}")
 
 
 def run_scenario(parts: Parts, fault, name: str) -> None:
@@ -208,7 +216,7 @@ def run_scenario(parts: Parts, fault, name: str) -> None:
     acknowledged = int(out.split("acknowledged")[-1].split()[0])
     saved = GameResult.objects.filter(table__round__event=event).count()
     assert acknowledged == saved == TABLES, out
-    seconds = wait_until_converged(event, recovered)
+    seconds = wait_until_converged(event, recovered, parts)
     print(
         f"\n{name}: {TABLES} submitted, {saved} saved, {TABLES - saved} lost; standings equal "
         f"a recompute from scratch {seconds:.1f} s after recovery"
