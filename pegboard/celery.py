@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
 from celery import Celery
 from kombu.transport import redis as kombu_redis
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 _restore_unacked = kombu_redis.QoS.restore_unacked
 
 
-def _restore_unacked_or_leave_them(self, client=None):  # type: ignore[no-untyped-def]
+def _restore_unacked_or_leave_them(self: kombu_redis.QoS, client: Any = None) -> Any:
     try:
         return _restore_unacked(self, client)
     except (AttributeError, OSError, kombu_redis.redis.RedisError) as exc:
