@@ -377,7 +377,7 @@ def td_playoff(request: HttpRequest, event_id: int) -> HttpResponse:
         game_form = PlayoffGameForm(request.POST)
         if request.POST.get("undo"):
             try:
-                services.undo_playoff_game(event, match=request.POST["undo"])
+                services.undo_playoff_game(event, match=request.POST["undo"], user=request.user)
             except ServiceError as exc:
                 messages.error(request, exc.message)
             return redirect("td-playoff", event_id=event.pk)

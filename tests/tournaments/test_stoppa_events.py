@@ -557,3 +557,17 @@ def test_stoppa_nights_stay_out_of_the_cribbage_season_ledgers():
     )
     recompute_season(season.pk)
     assert not SeasonLedger.objects.filter(season=season).exists()
+
+
+def test_chip_nets_are_audited_by_player_name(running, td_user):
+    from tournaments.models import AuditEntry
+
+    event, round_ = running
+    table = table_at(round_, 1)
+    members = list(table.seats.select_related("entry__player").order_by("position"))
+    nets = {s.entry_id: (12 if i == 0 else -12 if i == 1 else 0) for i, s in enumerate(members)}
+    services_stoppa.record_session_nets(event, table=table, nets=nets, user=td_user)
+    entry = AuditEntry.objects.get(event=event, action="stoppa_nets")
+    assert entry.old is None and entry.new["table"] == 1 and entry.new["session"] == 1
+    assert entry.new["nets"][members[0].entry.player.name] == 12
+    assert entry.actor == td_user.get_username()

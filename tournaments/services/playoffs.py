@@ -223,12 +223,31 @@ def record_playoff_game(
         forfeit=forfeit,
         entered_by=acting_user(user),
     )
+    names = dict(
+        Entry.objects.filter(pk__in=[row.seat_a_id, row.seat_b_id]).values_list(
+            "pk", "player__name"
+        )
+    )
+    AuditEntry.objects.create(
+        event=event,
+        table=None,
+        user=acting_user(user),
+        actor=actor_name(user),
+        action="playoff_game",
+        new={
+            "match": row.code,
+            "game": game.number,
+            "winner": names.get(winner_id, str(winner_id)),
+            "loser_score": loser_score,
+            "forfeit": forfeit,
+        },
+    )
     bridge.save_bracket(bracket, pure)
     return game
 
 
 @transaction.atomic
-def undo_playoff_game(event: Event, *, match: PlayoffMatch | str) -> None:
+def undo_playoff_game(event: Event, *, match: PlayoffMatch | str, user: UserLike = None) -> None:
     """Remove the last game of a match (a mistyped winner), while no later match has a game."""
     event = locked_event(event)
     bracket, row = _locked_match(event, match)
@@ -242,6 +261,20 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str) -> None:
                 "later_games",
                 _("The players of match %(code)s have already played on.") % {"code": row.code},
             )
+    AuditEntry.objects.create(
+        event=event,
+        table=None,
+        user=acting_user(user),
+        actor=actor_name(user),
+        action="playoff_game_undone",
+        old={
+            "match": row.code,
+            "game": last.number,
+            "winner": last.winner.player.name,
+            "loser_score": last.loser_score,
+            "forfeit": last.forfeit,
+        },
+    )
     last.delete()
     bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
 

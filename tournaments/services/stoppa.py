@@ -29,9 +29,9 @@ from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.kinds.stoppa import STOPPA
 from tournaments.limits import MAX_NET
-from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
+from tournaments.models import AuditEntry, Entry, Event, Round, StoppaSeat, StoppaTable
 
-from ._common import UserLike, acting_user, locked_event
+from ._common import UserLike, acting_user, actor_name, locked_event
 
 METHOD = "stoppa"
 
@@ -242,9 +242,13 @@ def _write_nets(
             % {"table": row.number, "total": total},
             field="nets",
         )
+    before = {s.entry.player.name: s.net for s in seats} if row.has_result else None
     for seat in seats:
         seat.net = int(nets[seat.entry_id])
     StoppaSeat.objects.bulk_update(seats, ["net"])
+    _audit_nets(
+        event, row, user, "stoppa_nets", before, {s.entry.player.name: s.net for s in seats}
+    )
     row.source = source
     row.deals = list(deals or [])
     row.entered_by = acting_user(user)
@@ -252,6 +256,27 @@ def _write_nets(
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
     hooks.results_changed(event.pk)
     return row
+
+
+def _audit_nets(
+    event: Event,
+    row: StoppaTable,
+    user: UserLike,
+    action: str,
+    old: dict[str, int | None] | None,
+    new: dict[str, int | None] | None,
+) -> None:
+    """The audit row of a Stoppa table's nets, by player name, with the session and table."""
+    where = {"session": row.round.number, "table": row.number}
+    AuditEntry.objects.create(
+        event=event,
+        table=None,
+        user=acting_user(user),
+        actor=actor_name(user),
+        action=action,
+        old=where | {"nets": old} if old is not None else None,
+        new=where | {"nets": new} if new is not None else None,
+    )
 
 
 def _as_int(value: Any, name: str) -> int:
@@ -413,6 +438,8 @@ def clear_session_nets(event: Event, *, table: StoppaTable | int) -> StoppaTable
     event = locked_event(event)
     _require_stoppa(event)
     row = _locked_table(event, table, None)
+    before = dict(row.seats.values_list("entry__player__name", "net"))
+    _audit_nets(event, row, None, "stoppa_cleared", before, None)
     row.seats.update(net=None)
     row.source, row.deals, row.entered_by, row.entered_at = StoppaTable.Source.NONE, [], None, None
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
