@@ -7,109 +7,310 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerKey',
+            name="PlayerKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(default=results.models.new_key, editable=False, max_length=64, unique=True, verbose_name='key')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created at')),
-                ('entry', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='key', to='tournaments.entry', verbose_name='entry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        default=results.models.new_key,
+                        editable=False,
+                        max_length=64,
+                        unique=True,
+                        verbose_name="key",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="key",
+                        to="tournaments.entry",
+                        verbose_name="entry",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player key',
-                'verbose_name_plural': 'player keys',
+                "verbose_name": "player key",
+                "verbose_name_plural": "player keys",
             },
         ),
         migrations.CreateModel(
-            name='PrintJob',
+            name="PrintJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10, verbose_name='status')),
-                ('done', models.PositiveIntegerField(default=0, verbose_name='pages done')),
-                ('total', models.PositiveIntegerField(default=0, verbose_name='pages in all')),
-                ('pdf', models.BinaryField(blank=True, null=True, verbose_name='PDF')),
-                ('error', models.CharField(blank=True, max_length=300, verbose_name='error')),
-                ('base_url', models.CharField(max_length=200, verbose_name='site address')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='asked at')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='print_jobs', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("done", models.PositiveIntegerField(default=0, verbose_name="pages done")),
+                ("total", models.PositiveIntegerField(default=0, verbose_name="pages in all")),
+                ("pdf", models.BinaryField(blank=True, null=True, verbose_name="PDF")),
+                ("error", models.CharField(blank=True, max_length=300, verbose_name="error")),
+                ("base_url", models.CharField(max_length=200, verbose_name="site address")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="asked at")),
+                (
+                    "finished_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="finished at"),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="print_jobs",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'print job',
-                'verbose_name_plural': 'print jobs',
-                'ordering': ['event', '-created_at'],
+                "verbose_name": "print job",
+                "verbose_name_plural": "print jobs",
+                "ordering": ["event", "-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Submission',
+            name="Submission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(choices=[('player', 'Player'), ('td', 'Tournament director'), ('scorekeeper', 'Scorekeeper'), ('paper', 'Paper card')], max_length=12, verbose_name='source')),
-                ('loser_score', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="loser's score")),
-                ('forfeit', models.BooleanField(default=False, verbose_name='forfeit')),
-                ('record', models.JSONField(blank=True, null=True, verbose_name='game record')),
-                ('report', models.JSONField(blank=True, null=True, verbose_name='check report')),
-                ('status', models.CharField(choices=[('pending', 'Waiting for the opponent'), ('confirmed', 'Confirmed'), ('agreed', 'Agreed (the other version was confirmed)'), ('disputed', 'Disputed'), ('superseded', 'Superseded')], default='pending', max_length=12, verbose_name='status')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='submitted at')),
-                ('by_entry', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to='tournaments.entry', verbose_name='submitted by (player)')),
-                ('by_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='submitted by (user)')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to='tournaments.event', verbose_name='event')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to='tournaments.table', verbose_name='table')),
-                ('winner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.entry', verbose_name='winner')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("player", "Player"),
+                            ("td", "Tournament director"),
+                            ("scorekeeper", "Scorekeeper"),
+                            ("paper", "Paper card"),
+                        ],
+                        max_length=12,
+                        verbose_name="source",
+                    ),
+                ),
+                (
+                    "loser_score",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="loser's score"
+                    ),
+                ),
+                ("forfeit", models.BooleanField(default=False, verbose_name="forfeit")),
+                ("record", models.JSONField(blank=True, null=True, verbose_name="game record")),
+                ("report", models.JSONField(blank=True, null=True, verbose_name="check report")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for the opponent"),
+                            ("confirmed", "Confirmed"),
+                            ("agreed", "Agreed (the other version was confirmed)"),
+                            ("disputed", "Disputed"),
+                            ("superseded", "Superseded"),
+                        ],
+                        default="pending",
+                        max_length=12,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(auto_now_add=True, verbose_name="submitted at"),
+                ),
+                (
+                    "by_entry",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="submissions",
+                        to="tournaments.entry",
+                        verbose_name="submitted by (player)",
+                    ),
+                ),
+                (
+                    "by_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="submitted by (user)",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="submissions",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="submissions",
+                        to="tournaments.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="winner",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'submission',
-                'verbose_name_plural': 'submissions',
-                'ordering': ['table', 'created_at', 'pk'],
+                "verbose_name": "submission",
+                "verbose_name_plural": "submissions",
+                "ordering": ["table", "created_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Dispute',
+            name="Dispute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('opened_at', models.DateTimeField(auto_now_add=True, verbose_name='opened at')),
-                ('reason', models.CharField(blank=True, max_length=300, verbose_name='reason')),
-                ('ruled_at', models.DateTimeField(blank=True, null=True, verbose_name='ruled at')),
-                ('note', models.CharField(blank=True, max_length=300, verbose_name='ruling note')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='disputes', to='tournaments.event', verbose_name='event')),
-                ('ruled_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='ruled by')),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='dispute', to='tournaments.table', verbose_name='table')),
-                ('ruling', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='results.submission', verbose_name='ruling')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("opened_at", models.DateTimeField(auto_now_add=True, verbose_name="opened at")),
+                ("reason", models.CharField(blank=True, max_length=300, verbose_name="reason")),
+                ("ruled_at", models.DateTimeField(blank=True, null=True, verbose_name="ruled at")),
+                ("note", models.CharField(blank=True, max_length=300, verbose_name="ruling note")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="disputes",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "ruled_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="ruled by",
+                    ),
+                ),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="dispute",
+                        to="tournaments.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "ruling",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="results.submission",
+                        verbose_name="ruling",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'dispute',
-                'verbose_name_plural': 'disputes',
-                'ordering': ['event', 'opened_at'],
+                "verbose_name": "dispute",
+                "verbose_name_plural": "disputes",
+                "ordering": ["event", "opened_at"],
             },
         ),
         migrations.CreateModel(
-            name='Scorekeeper',
+            name="Scorekeeper",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scorekeepers', to='tournaments.club', verbose_name='club')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scorekeeping', to=settings.AUTH_USER_MODEL, verbose_name='user')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="scorekeepers",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="scorekeeping",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'scorekeeper',
-                'verbose_name_plural': 'scorekeepers',
-                'constraints': [models.UniqueConstraint(fields=('club', 'user'), name='one_scorekeeper_per_club')],
+                "verbose_name": "scorekeeper",
+                "verbose_name_plural": "scorekeepers",
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("club", "user"), name="one_scorekeeper_per_club"
+                    )
+                ],
             },
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['event', 'status'], name='results_sub_event_i_71de50_idx'),
+            model_name="submission",
+            index=models.Index(fields=["event", "status"], name="results_sub_event_i_71de50_idx"),
         ),
         migrations.AddConstraint(
-            model_name='submission',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'confirmed')), fields=('table',), name='one_confirmed_submission_per_table'),
+            model_name="submission",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "confirmed")),
+                fields=("table",),
+                name="one_confirmed_submission_per_table",
+            ),
         ),
     ]

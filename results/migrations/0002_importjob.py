@@ -6,33 +6,73 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('results', '0001_initial'),
-        ('tournaments', '0003_event_results_version'),
+        ("results", "0001_initial"),
+        ("tournaments", "0003_event_results_version"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImportJob',
+            name="ImportJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10, verbose_name='status')),
-                ('text', models.TextField(editable=False, verbose_name='CSV')),
-                ('done', models.PositiveIntegerField(default=0, verbose_name='lines checked')),
-                ('total', models.PositiveIntegerField(default=0, verbose_name='lines in all')),
-                ('report', models.JSONField(blank=True, editable=False, null=True, verbose_name='report')),
-                ('error', models.CharField(blank=True, max_length=300, verbose_name='error')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='asked at')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='import_jobs', to='tournaments.event', verbose_name='event')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='imported by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("text", models.TextField(editable=False, verbose_name="CSV")),
+                ("done", models.PositiveIntegerField(default=0, verbose_name="lines checked")),
+                ("total", models.PositiveIntegerField(default=0, verbose_name="lines in all")),
+                (
+                    "report",
+                    models.JSONField(blank=True, editable=False, null=True, verbose_name="report"),
+                ),
+                ("error", models.CharField(blank=True, max_length=300, verbose_name="error")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="asked at")),
+                (
+                    "finished_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="finished at"),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="import_jobs",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="imported by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'import job',
-                'verbose_name_plural': 'import jobs',
-                'ordering': ['event', '-created_at'],
+                "verbose_name": "import job",
+                "verbose_name_plural": "import jobs",
+                "ordering": ["event", "-created_at"],
             },
         ),
     ]

@@ -4,15 +4,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('results', '0002_importjob'),
+        ("results", "0002_importjob"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='submission',
-            name='status',
-            field=models.CharField(choices=[('pending', 'Waiting for the opponent'), ('confirmed', 'Confirmed'), ('agreed', 'Agreed (the other version was confirmed)'), ('disputed', 'Disputed'), ('superseded', 'Superseded'), ('to_check', "Agreed; waiting for the TD's check")], default='pending', max_length=12, verbose_name='status'),
+            model_name="submission",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("pending", "Waiting for the opponent"),
+                    ("confirmed", "Confirmed"),
+                    ("agreed", "Agreed (the other version was confirmed)"),
+                    ("disputed", "Disputed"),
+                    ("superseded", "Superseded"),
+                    ("to_check", "Agreed; waiting for the TD's check"),
+                ],
+                default="pending",
+                max_length=12,
+                verbose_name="status",
+            ),
         ),
     ]

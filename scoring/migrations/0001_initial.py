@@ -5,173 +5,372 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60, verbose_name='name')),
-                ('start', models.DateField(verbose_name='first day')),
-                ('end', models.DateField(verbose_name='last day')),
-                ('computed_at', models.DateTimeField(blank=True, null=True, verbose_name='ledgers computed at')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='tournaments.club', verbose_name='club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=60, verbose_name="name")),
+                ("start", models.DateField(verbose_name="first day")),
+                ("end", models.DateField(verbose_name="last day")),
+                (
+                    "computed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="ledgers computed at"),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'season',
-                'verbose_name_plural': 'seasons',
-                'ordering': ['club', '-start'],
+                "verbose_name": "season",
+                "verbose_name_plural": "seasons",
+                "ordering": ["club", "-start"],
             },
         ),
         migrations.CreateModel(
-            name='GrassRootsPoints',
+            name="GrassRootsPoints",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game_points', models.PositiveSmallIntegerField(verbose_name='game points on the night')),
-                ('points', models.PositiveSmallIntegerField(verbose_name='ranking points')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='grass_roots', to='scoring.season', verbose_name='season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game_points",
+                    models.PositiveSmallIntegerField(verbose_name="game points on the night"),
+                ),
+                ("points", models.PositiveSmallIntegerField(verbose_name="ranking points")),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="grass_roots",
+                        to="scoring.season",
+                        verbose_name="season",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Grass Roots points',
-                'verbose_name_plural': 'Grass Roots table',
-                'ordering': ['season', 'game_points'],
+                "verbose_name": "Grass Roots points",
+                "verbose_name_plural": "Grass Roots table",
+                "ordering": ["season", "game_points"],
             },
         ),
         migrations.CreateModel(
-            name='SeasonLedger',
+            name="SeasonLedger",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rank', models.PositiveIntegerField(verbose_name='rank')),
-                ('nights', models.PositiveIntegerField(default=0, verbose_name='nights')),
-                ('qualifying_nights', models.PositiveIntegerField(default=0, verbose_name='nights at 12+ game points')),
-                ('grass_roots_points', models.PositiveIntegerField(default=0, verbose_name='Grass Roots points')),
-                ('master_points', models.DecimalField(decimal_places=2, default=0, max_digits=8, verbose_name='master points')),
-                ('games_played', models.PositiveIntegerField(default=0, verbose_name='games played')),
-                ('games_won', models.PositiveIntegerField(default=0, verbose_name='games won')),
-                ('game_points', models.PositiveIntegerField(default=0, verbose_name='game points')),
-                ('spread', models.IntegerField(default=0, verbose_name='net spread')),
-                ('skunks_won', models.PositiveIntegerField(default=0, verbose_name='skunks for')),
-                ('skunks_suffered', models.PositiveIntegerField(default=0, verbose_name='skunks against')),
-                ('hands_28', models.PositiveIntegerField(default=0, verbose_name='28 hands')),
-                ('hands_29', models.PositiveIntegerField(default=0, verbose_name='29 hands')),
-                ('grand_slams', models.PositiveIntegerField(default=0, verbose_name='grand slams')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ledgers', to='tournaments.player', verbose_name='player')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ledgers', to='scoring.season', verbose_name='season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rank", models.PositiveIntegerField(verbose_name="rank")),
+                ("nights", models.PositiveIntegerField(default=0, verbose_name="nights")),
+                (
+                    "qualifying_nights",
+                    models.PositiveIntegerField(
+                        default=0, verbose_name="nights at 12+ game points"
+                    ),
+                ),
+                (
+                    "grass_roots_points",
+                    models.PositiveIntegerField(default=0, verbose_name="Grass Roots points"),
+                ),
+                (
+                    "master_points",
+                    models.DecimalField(
+                        decimal_places=2, default=0, max_digits=8, verbose_name="master points"
+                    ),
+                ),
+                (
+                    "games_played",
+                    models.PositiveIntegerField(default=0, verbose_name="games played"),
+                ),
+                ("games_won", models.PositiveIntegerField(default=0, verbose_name="games won")),
+                ("game_points", models.PositiveIntegerField(default=0, verbose_name="game points")),
+                ("spread", models.IntegerField(default=0, verbose_name="net spread")),
+                ("skunks_won", models.PositiveIntegerField(default=0, verbose_name="skunks for")),
+                (
+                    "skunks_suffered",
+                    models.PositiveIntegerField(default=0, verbose_name="skunks against"),
+                ),
+                ("hands_28", models.PositiveIntegerField(default=0, verbose_name="28 hands")),
+                ("hands_29", models.PositiveIntegerField(default=0, verbose_name="29 hands")),
+                ("grand_slams", models.PositiveIntegerField(default=0, verbose_name="grand slams")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ledgers",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ledgers",
+                        to="scoring.season",
+                        verbose_name="season",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'season ledger',
-                'verbose_name_plural': 'season ledgers',
-                'ordering': ['season', 'rank'],
+                "verbose_name": "season ledger",
+                "verbose_name_plural": "season ledgers",
+                "ordering": ["season", "rank"],
             },
         ),
         migrations.CreateModel(
-            name='SpecialHand',
+            name="SpecialHand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('points', models.PositiveSmallIntegerField(choices=[(28, '28'), (29, '29')], verbose_name='hand')),
-                ('game_number', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='game')),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='note')),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='special_hands', to='tournaments.entry', verbose_name='entry')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='special_hands', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "points",
+                    models.PositiveSmallIntegerField(
+                        choices=[(28, "28"), (29, "29")], verbose_name="hand"
+                    ),
+                ),
+                (
+                    "game_number",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="game"),
+                ),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="note")),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="special_hands",
+                        to="tournaments.entry",
+                        verbose_name="entry",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="special_hands",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'special hand',
-                'verbose_name_plural': 'special hands',
-                'ordering': ['event', 'game_number'],
+                "verbose_name": "special hand",
+                "verbose_name_plural": "special hands",
+                "ordering": ["event", "game_number"],
             },
         ),
         migrations.CreateModel(
-            name='StandingsSnapshot',
+            name="StandingsSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('after_game', models.PositiveIntegerField(verbose_name='after game')),
-                ('complete', models.BooleanField(default=False, verbose_name='game complete')),
-                ('version', models.PositiveIntegerField(default=0, verbose_name='version')),
-                ('fingerprint', models.CharField(blank=True, editable=False, max_length=200, verbose_name='fingerprint')),
-                ('computed_at', models.DateTimeField(verbose_name='computed at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("after_game", models.PositiveIntegerField(verbose_name="after game")),
+                ("complete", models.BooleanField(default=False, verbose_name="game complete")),
+                ("version", models.PositiveIntegerField(default=0, verbose_name="version")),
+                (
+                    "fingerprint",
+                    models.CharField(
+                        blank=True, editable=False, max_length=200, verbose_name="fingerprint"
+                    ),
+                ),
+                ("computed_at", models.DateTimeField(verbose_name="computed at")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="snapshots",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'standings snapshot',
-                'verbose_name_plural': 'standings snapshots',
-                'ordering': ['event', 'after_game'],
+                "verbose_name": "standings snapshot",
+                "verbose_name_plural": "standings snapshots",
+                "ordering": ["event", "after_game"],
             },
         ),
         migrations.CreateModel(
-            name='Standing',
+            name="Standing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rank', models.PositiveIntegerField(verbose_name='rank')),
-                ('tied', models.BooleanField(default=False, verbose_name='tied')),
-                ('separated_by', models.CharField(blank=True, help_text='The tiebreaker that put this row below the one above.', max_length=30, verbose_name='separated by')),
-                ('game_points', models.IntegerField(default=0, verbose_name='game points')),
-                ('games_played', models.PositiveIntegerField(default=0, verbose_name='games played')),
-                ('games_won', models.PositiveIntegerField(default=0, verbose_name='games won')),
-                ('games_lost', models.PositiveIntegerField(default=0, verbose_name='games lost')),
-                ('spread', models.IntegerField(default=0, verbose_name='net spread')),
-                ('skunks_won', models.PositiveIntegerField(default=0, verbose_name='skunks won')),
-                ('skunks_suffered', models.PositiveIntegerField(default=0, verbose_name='skunks suffered')),
-                ('byes', models.PositiveIntegerField(default=0, verbose_name='byes')),
-                ('chips', models.IntegerField(blank=True, null=True, verbose_name='chips')),
-                ('sessions_won', models.PositiveIntegerField(blank=True, null=True, verbose_name='sessions won')),
-                ('best_session', models.IntegerField(blank=True, null=True, verbose_name='best session')),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.entry', verbose_name='entry')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.event', verbose_name='event')),
-                ('snapshot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rows', to='scoring.standingssnapshot', verbose_name='snapshot')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rank", models.PositiveIntegerField(verbose_name="rank")),
+                ("tied", models.BooleanField(default=False, verbose_name="tied")),
+                (
+                    "separated_by",
+                    models.CharField(
+                        blank=True,
+                        help_text="The tiebreaker that put this row below the one above.",
+                        max_length=30,
+                        verbose_name="separated by",
+                    ),
+                ),
+                ("game_points", models.IntegerField(default=0, verbose_name="game points")),
+                (
+                    "games_played",
+                    models.PositiveIntegerField(default=0, verbose_name="games played"),
+                ),
+                ("games_won", models.PositiveIntegerField(default=0, verbose_name="games won")),
+                ("games_lost", models.PositiveIntegerField(default=0, verbose_name="games lost")),
+                ("spread", models.IntegerField(default=0, verbose_name="net spread")),
+                ("skunks_won", models.PositiveIntegerField(default=0, verbose_name="skunks won")),
+                (
+                    "skunks_suffered",
+                    models.PositiveIntegerField(default=0, verbose_name="skunks suffered"),
+                ),
+                ("byes", models.PositiveIntegerField(default=0, verbose_name="byes")),
+                ("chips", models.IntegerField(blank=True, null=True, verbose_name="chips")),
+                (
+                    "sessions_won",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="sessions won"),
+                ),
+                (
+                    "best_session",
+                    models.IntegerField(blank=True, null=True, verbose_name="best session"),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.entry",
+                        verbose_name="entry",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "snapshot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rows",
+                        to="scoring.standingssnapshot",
+                        verbose_name="snapshot",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'standing',
-                'verbose_name_plural': 'standings',
-                'ordering': ['snapshot', 'rank', 'entry__player__name'],
+                "verbose_name": "standing",
+                "verbose_name_plural": "standings",
+                "ordering": ["snapshot", "rank", "entry__player__name"],
             },
         ),
         migrations.CreateModel(
-            name='MasterPoints',
+            name="MasterPoints",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('place', models.PositiveIntegerField(verbose_name='place')),
-                ('points', models.DecimalField(decimal_places=2, max_digits=6, verbose_name='master points')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='master_points', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("place", models.PositiveIntegerField(verbose_name="place")),
+                (
+                    "points",
+                    models.DecimalField(
+                        decimal_places=2, max_digits=6, verbose_name="master points"
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="master_points",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'master points',
-                'verbose_name_plural': 'master points',
-                'ordering': ['event', 'place'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'place'), name='one_award_per_place')],
+                "verbose_name": "master points",
+                "verbose_name_plural": "master points",
+                "ordering": ["event", "place"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("event", "place"), name="one_award_per_place")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='one_season_name_per_club'),
+            model_name="season",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name"), name="one_season_name_per_club"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.CheckConstraint(condition=models.Q(('end__gte', models.F('start'))), name='season_ends_after_start'),
+            model_name="season",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("end__gte", models.F("start"))), name="season_ends_after_start"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='grassrootspoints',
-            constraint=models.UniqueConstraint(fields=('season', 'game_points'), name='one_row_per_game_points'),
+            model_name="grassrootspoints",
+            constraint=models.UniqueConstraint(
+                fields=("season", "game_points"), name="one_row_per_game_points"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seasonledger',
-            constraint=models.UniqueConstraint(fields=('season', 'player'), name='one_ledger_per_player'),
+            model_name="seasonledger",
+            constraint=models.UniqueConstraint(
+                fields=("season", "player"), name="one_ledger_per_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='standingssnapshot',
-            constraint=models.UniqueConstraint(fields=('event', 'after_game'), name='one_snapshot_per_game'),
+            model_name="standingssnapshot",
+            constraint=models.UniqueConstraint(
+                fields=("event", "after_game"), name="one_snapshot_per_game"
+            ),
         ),
         migrations.AddIndex(
-            model_name='standing',
-            index=models.Index(fields=['snapshot', 'rank'], name='scoring_sta_snapsho_68fd81_idx'),
+            model_name="standing",
+            index=models.Index(fields=["snapshot", "rank"], name="scoring_sta_snapsho_68fd81_idx"),
         ),
         migrations.AddConstraint(
-            model_name='standing',
-            constraint=models.UniqueConstraint(fields=('snapshot', 'entry'), name='one_row_per_entry_and_snapshot'),
+            model_name="standing",
+            constraint=models.UniqueConstraint(
+                fields=("snapshot", "entry"), name="one_row_per_entry_and_snapshot"
+            ),
         ),
     ]

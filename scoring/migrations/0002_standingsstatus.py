@@ -5,23 +5,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0001_initial'),
-        ('tournaments', '0003_event_results_version'),
+        ("scoring", "0001_initial"),
+        ("tournaments", "0003_event_results_version"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StandingsStatus',
+            name="StandingsStatus",
             fields=[
-                ('event', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='standings_status', serialize=False, to='tournaments.event', verbose_name='event')),
-                ('version', models.PositiveBigIntegerField(default=0, verbose_name='results version computed')),
-                ('computed_at', models.DateTimeField(blank=True, null=True, verbose_name='computed at')),
+                (
+                    "event",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="standings_status",
+                        serialize=False,
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "version",
+                    models.PositiveBigIntegerField(
+                        default=0, verbose_name="results version computed"
+                    ),
+                ),
+                (
+                    "computed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="computed at"),
+                ),
             ],
             options={
-                'verbose_name': 'standings status',
-                'verbose_name_plural': 'standings statuses',
+                "verbose_name": "standings status",
+                "verbose_name_plural": "standings statuses",
             },
         ),
     ]

@@ -8,7 +8,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,386 +16,1134 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('slug', models.SlugField(max_length=60, unique=True, verbose_name='slug')),
-                ('city', models.CharField(blank=True, max_length=120, verbose_name='city')),
-                ('directors', models.ManyToManyField(blank=True, related_name='directed_clubs', to=settings.AUTH_USER_MODEL, verbose_name='tournament directors')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("slug", models.SlugField(max_length=60, unique=True, verbose_name="slug")),
+                ("city", models.CharField(blank=True, max_length=120, verbose_name="city")),
+                (
+                    "directors",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="directed_clubs",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="tournament directors",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'club',
-                'verbose_name_plural': 'clubs',
-                'ordering': ['name'],
+                "verbose_name": "club",
+                "verbose_name_plural": "clubs",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('date', models.DateField(verbose_name='date')),
-                ('game', models.CharField(choices=tournaments.kinds.choices, default='cribbage', max_length=20, verbose_name='game')),
-                ('kind', models.CharField(choices=[('club_night', 'Club night'), ('sanctioned', 'Sanctioned tournament (qualifying and playoff)'), ('consolation', 'Consolation'), ('playoff_only', 'Playoff only'), ('internet', 'Internet-style bracket'), ('round_robin', 'Round robin')], default='club_night', max_length=20, verbose_name='kind')),
-                ('games_planned', models.PositiveSmallIntegerField(default=9, help_text='Usually 9; between 4 and 22.', verbose_name='number of games')),
-                ('target', models.PositiveSmallIntegerField(choices=[(121, '121 (full game)'), (61, '61 (short game)')], default=121, verbose_name='target')),
-                ('muggins', models.BooleanField(default=False, verbose_name='muggins')),
-                ('pairing', models.CharField(choices=[('qualifying', 'Qualifying draw (table movement)'), ('swiss', 'Swiss by standings'), ('round_robin', 'Round robin')], default='qualifying', max_length=20, verbose_name='pairing method')),
-                ('meetings_per_opponent', models.PositiveSmallIntegerField(choices=[(1, 'One game per opponent'), (2, 'Up to two games per opponent')], default=1, verbose_name='games per opponent')),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('running', 'Running'), ('finished', 'Finished')], default='draft', max_length=10, verbose_name='status')),
-                ('seed', models.BigIntegerField(default=tournaments.models.new_seed, help_text='Makes every draw reproducible.', verbose_name='seed')),
-                ('standings_published', models.BooleanField(default=True, verbose_name='standings published')),
-                ('tiebreakers', models.JSONField(blank=True, default=list, help_text="Tiebreaker keys in order, e.g. game_points, games_won, spread, skunks_won, head_to_head, buchholz, median_buchholz, most_recent, draw; for Stoppa: chips, sessions_won, best_session. Empty: the game's own chain.", verbose_name='ranking chain')),
-                ('table_size', models.PositiveSmallIntegerField(default=4, help_text='Stoppa: the largest table (3 to 6 players).', verbose_name='players per table')),
-                ('min_table_size', models.PositiveSmallIntegerField(default=3, help_text='Stoppa: smaller tables absorb a field that does not divide evenly.', verbose_name='fewest players per table')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='tournaments.club', verbose_name='club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("date", models.DateField(verbose_name="date")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=tournaments.kinds.choices,
+                        default="cribbage",
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("club_night", "Club night"),
+                            ("sanctioned", "Sanctioned tournament (qualifying and playoff)"),
+                            ("consolation", "Consolation"),
+                            ("playoff_only", "Playoff only"),
+                            ("internet", "Internet-style bracket"),
+                            ("round_robin", "Round robin"),
+                        ],
+                        default="club_night",
+                        max_length=20,
+                        verbose_name="kind",
+                    ),
+                ),
+                (
+                    "games_planned",
+                    models.PositiveSmallIntegerField(
+                        default=9,
+                        help_text="Usually 9; between 4 and 22.",
+                        verbose_name="number of games",
+                    ),
+                ),
+                (
+                    "target",
+                    models.PositiveSmallIntegerField(
+                        choices=[(121, "121 (full game)"), (61, "61 (short game)")],
+                        default=121,
+                        verbose_name="target",
+                    ),
+                ),
+                ("muggins", models.BooleanField(default=False, verbose_name="muggins")),
+                (
+                    "pairing",
+                    models.CharField(
+                        choices=[
+                            ("qualifying", "Qualifying draw (table movement)"),
+                            ("swiss", "Swiss by standings"),
+                            ("round_robin", "Round robin"),
+                        ],
+                        default="qualifying",
+                        max_length=20,
+                        verbose_name="pairing method",
+                    ),
+                ),
+                (
+                    "meetings_per_opponent",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, "One game per opponent"), (2, "Up to two games per opponent")],
+                        default=1,
+                        verbose_name="games per opponent",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="draft",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "seed",
+                    models.BigIntegerField(
+                        default=tournaments.models.new_seed,
+                        help_text="Makes every draw reproducible.",
+                        verbose_name="seed",
+                    ),
+                ),
+                (
+                    "standings_published",
+                    models.BooleanField(default=True, verbose_name="standings published"),
+                ),
+                (
+                    "tiebreakers",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Tiebreaker keys in order, e.g. game_points, games_won, spread, skunks_won, head_to_head, buchholz, median_buchholz, most_recent, draw; for Stoppa: chips, sessions_won, best_session. Empty: the game's own chain.",
+                        verbose_name="ranking chain",
+                    ),
+                ),
+                (
+                    "table_size",
+                    models.PositiveSmallIntegerField(
+                        default=4,
+                        help_text="Stoppa: the largest table (3 to 6 players).",
+                        verbose_name="players per table",
+                    ),
+                ),
+                (
+                    "min_table_size",
+                    models.PositiveSmallIntegerField(
+                        default=3,
+                        help_text="Stoppa: smaller tables absorb a field that does not divide evenly.",
+                        verbose_name="fewest players per table",
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'event',
-                'verbose_name_plural': 'events',
-                'ordering': ['-date', 'name'],
+                "verbose_name": "event",
+                "verbose_name_plural": "events",
+                "ordering": ["-date", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('checked_in', models.BooleanField(default=False, verbose_name='checked in')),
-                ('withdrawn', models.BooleanField(default=False, verbose_name='withdrawn')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='entered at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("checked_in", models.BooleanField(default=False, verbose_name="checked in")),
+                ("withdrawn", models.BooleanField(default=False, verbose_name="withdrawn")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="entered at")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'entries',
-                'ordering': ['player__name'],
+                "verbose_name": "entry",
+                "verbose_name_plural": "entries",
+                "ordering": ["player__name"],
             },
         ),
         migrations.CreateModel(
-            name='Bracket',
+            name="Bracket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(choices=[('qualifying', 'Cut from the qualifying ranking'), ('draw', 'Random draw')], max_length=12, verbose_name='seeded by')),
-                ('seeds', models.JSONField(default=list, help_text='Entry ids, seed 1 first.', verbose_name='seeds')),
-                ('entrants', models.PositiveIntegerField(default=0, verbose_name='entrants')),
-                ('best_of', models.JSONField(default=list, help_text='Games per match, per round (the last repeats).', verbose_name='best of')),
-                ('side_best_of', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='best of (side matches)')),
-                ('third_place', models.BooleanField(default=False, verbose_name='third-place match')),
-                ('consolation', models.BooleanField(default=False, verbose_name='consolation bracket')),
-                ('double_elimination', models.BooleanField(default=False, verbose_name='double elimination')),
-                ('seed', models.BigIntegerField(default=tournaments.models.new_seed, verbose_name='seed')),
-                ('places', models.JSONField(blank=True, default=dict, help_text='Entry id -> place.', verbose_name='final places')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created at')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated at')),
-                ('champion', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.entry', verbose_name='champion')),
-                ('event', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='bracket', to='tournaments.event', verbose_name='event')),
-                ('ranking_event', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.event', verbose_name='byes by the ranking of')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("qualifying", "Cut from the qualifying ranking"),
+                            ("draw", "Random draw"),
+                        ],
+                        max_length=12,
+                        verbose_name="seeded by",
+                    ),
+                ),
+                (
+                    "seeds",
+                    models.JSONField(
+                        default=list, help_text="Entry ids, seed 1 first.", verbose_name="seeds"
+                    ),
+                ),
+                ("entrants", models.PositiveIntegerField(default=0, verbose_name="entrants")),
+                (
+                    "best_of",
+                    models.JSONField(
+                        default=list,
+                        help_text="Games per match, per round (the last repeats).",
+                        verbose_name="best of",
+                    ),
+                ),
+                (
+                    "side_best_of",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="best of (side matches)"
+                    ),
+                ),
+                (
+                    "third_place",
+                    models.BooleanField(default=False, verbose_name="third-place match"),
+                ),
+                (
+                    "consolation",
+                    models.BooleanField(default=False, verbose_name="consolation bracket"),
+                ),
+                (
+                    "double_elimination",
+                    models.BooleanField(default=False, verbose_name="double elimination"),
+                ),
+                (
+                    "seed",
+                    models.BigIntegerField(
+                        default=tournaments.models.new_seed, verbose_name="seed"
+                    ),
+                ),
+                (
+                    "places",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Entry id -> place.",
+                        verbose_name="final places",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated at")),
+                (
+                    "champion",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="champion",
+                    ),
+                ),
+                (
+                    "event",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bracket",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "ranking_event",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.event",
+                        verbose_name="byes by the ranking of",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'playoff bracket',
-                'verbose_name_plural': 'playoff brackets',
+                "verbose_name": "playoff bracket",
+                "verbose_name_plural": "playoff brackets",
             },
         ),
         migrations.CreateModel(
-            name='MatchPointFormat',
+            name="MatchPointFormat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.SlugField(max_length=40, unique=True, verbose_name='code')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('win', models.PositiveSmallIntegerField(verbose_name='win')),
-                ('skunk', models.PositiveSmallIntegerField(verbose_name='skunk win')),
-                ('double_skunk', models.PositiveSmallIntegerField(verbose_name='double skunk win')),
-                ('triple_skunk', models.PositiveSmallIntegerField(verbose_name='triple skunk win')),
-                ('triple_skunk_wins_match', models.BooleanField(default=False, verbose_name='triple skunk wins the whole match')),
-                ('forfeit_points', models.PositiveSmallIntegerField(default=2, verbose_name='forfeit win points')),
-                ('forfeit_spread', models.PositiveSmallIntegerField(default=10, verbose_name='forfeit win spread')),
-                ('bye_points', models.PositiveSmallIntegerField(default=2, verbose_name='bye points')),
-                ('bye_spread', models.PositiveSmallIntegerField(default=10, verbose_name='bye spread')),
-                ('builtin', models.BooleanField(default=False, editable=False, verbose_name='built in')),
-                ('club', models.ForeignKey(blank=True, help_text='Empty for the built-in formats every club can use.', null=True, on_delete=django.db.models.deletion.CASCADE, to='tournaments.club', verbose_name='club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.SlugField(max_length=40, unique=True, verbose_name="code")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                ("win", models.PositiveSmallIntegerField(verbose_name="win")),
+                ("skunk", models.PositiveSmallIntegerField(verbose_name="skunk win")),
+                ("double_skunk", models.PositiveSmallIntegerField(verbose_name="double skunk win")),
+                ("triple_skunk", models.PositiveSmallIntegerField(verbose_name="triple skunk win")),
+                (
+                    "triple_skunk_wins_match",
+                    models.BooleanField(
+                        default=False, verbose_name="triple skunk wins the whole match"
+                    ),
+                ),
+                (
+                    "forfeit_points",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="forfeit win points"),
+                ),
+                (
+                    "forfeit_spread",
+                    models.PositiveSmallIntegerField(default=10, verbose_name="forfeit win spread"),
+                ),
+                (
+                    "bye_points",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="bye points"),
+                ),
+                (
+                    "bye_spread",
+                    models.PositiveSmallIntegerField(default=10, verbose_name="bye spread"),
+                ),
+                (
+                    "builtin",
+                    models.BooleanField(default=False, editable=False, verbose_name="built in"),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Empty for the built-in formats every club can use.",
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'match-point format',
-                'verbose_name_plural': 'match-point formats',
-                'ordering': ['name'],
+                "verbose_name": "match-point format",
+                "verbose_name_plural": "match-point formats",
+                "ordering": ["name"],
             },
         ),
         migrations.AddField(
-            model_name='event',
-            name='match_point_format',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to='tournaments.matchpointformat', verbose_name='match-point format'),
+            model_name="event",
+            name="match_point_format",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                to="tournaments.matchpointformat",
+                verbose_name="match-point format",
+            ),
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('acc_number', models.CharField(blank=True, max_length=20, verbose_name='ACC member number')),
-                ('status', models.CharField(choices=[('member', 'Member'), ('visitor', 'Visitor'), ('guest', 'Guest')], default='member', max_length=10, verbose_name='status')),
-                ('home_club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='players', to='tournaments.club', verbose_name='home club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "acc_number",
+                    models.CharField(blank=True, max_length=20, verbose_name="ACC member number"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("member", "Member"), ("visitor", "Visitor"), ("guest", "Guest")],
+                        default="member",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "home_club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="players",
+                        to="tournaments.club",
+                        verbose_name="home club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player',
-                'verbose_name_plural': 'players',
-                'ordering': ['name'],
+                "verbose_name": "player",
+                "verbose_name_plural": "players",
+                "ordering": ["name"],
             },
         ),
         migrations.AddField(
-            model_name='entry',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='tournaments.player', verbose_name='player'),
+            model_name="entry",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="entries",
+                to="tournaments.player",
+                verbose_name="player",
+            ),
         ),
         migrations.CreateModel(
-            name='PlayoffMatch',
+            name="PlayoffMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=12, verbose_name='match')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='playing order')),
-                ('section', models.CharField(max_length=20, verbose_name='section')),
-                ('round', models.PositiveSmallIntegerField(verbose_name='round')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='number')),
-                ('best_of', models.PositiveSmallIntegerField(verbose_name='best of')),
-                ('seed_a', models.PositiveIntegerField(blank=True, null=True, verbose_name='seed A')),
-                ('seed_b', models.PositiveIntegerField(blank=True, null=True, verbose_name='seed B')),
-                ('empty_a', models.BooleanField(default=False, verbose_name='seat A empty (bye)')),
-                ('empty_b', models.BooleanField(default=False, verbose_name='seat B empty (bye)')),
-                ('wins_a', models.PositiveSmallIntegerField(default=0, verbose_name='games won by A')),
-                ('wins_b', models.PositiveSmallIntegerField(default=0, verbose_name='games won by B')),
-                ('decided', models.BooleanField(default=False, verbose_name='decided')),
-                ('walkover', models.BooleanField(default=False, verbose_name='walkover')),
-                ('winner_to', models.CharField(blank=True, max_length=16, verbose_name='winner goes to')),
-                ('loser_to', models.CharField(blank=True, max_length=16, verbose_name='loser goes to')),
-                ('bracket', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.bracket', verbose_name='bracket')),
-                ('seat_a', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.entry', verbose_name='seat A')),
-                ('seat_b', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.entry', verbose_name='seat B')),
-                ('winner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.entry', verbose_name='winner')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=12, verbose_name="match")),
+                ("position", models.PositiveSmallIntegerField(verbose_name="playing order")),
+                ("section", models.CharField(max_length=20, verbose_name="section")),
+                ("round", models.PositiveSmallIntegerField(verbose_name="round")),
+                ("number", models.PositiveSmallIntegerField(verbose_name="number")),
+                ("best_of", models.PositiveSmallIntegerField(verbose_name="best of")),
+                (
+                    "seed_a",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="seed A"),
+                ),
+                (
+                    "seed_b",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="seed B"),
+                ),
+                ("empty_a", models.BooleanField(default=False, verbose_name="seat A empty (bye)")),
+                ("empty_b", models.BooleanField(default=False, verbose_name="seat B empty (bye)")),
+                (
+                    "wins_a",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="games won by A"),
+                ),
+                (
+                    "wins_b",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="games won by B"),
+                ),
+                ("decided", models.BooleanField(default=False, verbose_name="decided")),
+                ("walkover", models.BooleanField(default=False, verbose_name="walkover")),
+                (
+                    "winner_to",
+                    models.CharField(blank=True, max_length=16, verbose_name="winner goes to"),
+                ),
+                (
+                    "loser_to",
+                    models.CharField(blank=True, max_length=16, verbose_name="loser goes to"),
+                ),
+                (
+                    "bracket",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="tournaments.bracket",
+                        verbose_name="bracket",
+                    ),
+                ),
+                (
+                    "seat_a",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="seat A",
+                    ),
+                ),
+                (
+                    "seat_b",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="seat B",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="winner",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'playoff match',
-                'verbose_name_plural': 'playoff matches',
-                'ordering': ['bracket', 'position'],
+                "verbose_name": "playoff match",
+                "verbose_name_plural": "playoff matches",
+                "ordering": ["bracket", "position"],
             },
         ),
         migrations.CreateModel(
-            name='PlayoffGame',
+            name="PlayoffGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='game')),
-                ('loser_score', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="loser's score")),
-                ('forfeit', models.BooleanField(default=False, verbose_name='forfeit')),
-                ('entered_at', models.DateTimeField(auto_now_add=True, verbose_name='entered at')),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='entered by')),
-                ('winner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.entry', verbose_name='winner')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournaments.playoffmatch', verbose_name='match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="game")),
+                (
+                    "loser_score",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="loser's score"
+                    ),
+                ),
+                ("forfeit", models.BooleanField(default=False, verbose_name="forfeit")),
+                ("entered_at", models.DateTimeField(auto_now_add=True, verbose_name="entered at")),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="entered by",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="winner",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="tournaments.playoffmatch",
+                        verbose_name="match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'playoff game',
-                'verbose_name_plural': 'playoff games',
-                'ordering': ['match', 'number'],
+                "verbose_name": "playoff game",
+                "verbose_name_plural": "playoff games",
+                "ordering": ["match", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='game number')),
-                ('seed', models.BigIntegerField(verbose_name='seed')),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('released', 'Released')], default='released', max_length=10, verbose_name='status')),
-                ('method', models.CharField(blank=True, help_text='movement, draw, swiss, round_robin or hand', max_length=20, verbose_name='seated by')),
-                ('released_at', models.DateTimeField(blank=True, null=True, verbose_name='released at')),
-                ('notes', models.JSONField(blank=True, default=list, help_text='What the draw had to compromise on.', verbose_name='notes')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='drawn at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="game number")),
+                ("seed", models.BigIntegerField(verbose_name="seed")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "Draft"), ("released", "Released")],
+                        default="released",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "method",
+                    models.CharField(
+                        blank=True,
+                        help_text="movement, draw, swiss, round_robin or hand",
+                        max_length=20,
+                        verbose_name="seated by",
+                    ),
+                ),
+                (
+                    "released_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="released at"),
+                ),
+                (
+                    "notes",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="What the draw had to compromise on.",
+                        verbose_name="notes",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="drawn at")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rounds",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game',
-                'verbose_name_plural': 'games',
-                'ordering': ['event', 'number'],
+                "verbose_name": "game",
+                "verbose_name_plural": "games",
+                "ordering": ["event", "number"],
             },
         ),
         migrations.CreateModel(
-            name='StoppaTable',
+            name="StoppaTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(blank=True, help_text='Empty: the players sitting out.', null=True, verbose_name='table')),
-                ('note', models.CharField(blank=True, max_length=300, verbose_name='note')),
-                ('source', models.CharField(blank=True, choices=[('', 'No result yet'), ('table', 'Entered by the table'), ('deals', 'Verified deal records')], default='', max_length=10, verbose_name='result from')),
-                ('deals', models.JSONField(blank=True, default=list, help_text='The verified deal records the nets were summed from.', verbose_name='deal records')),
-                ('entered_at', models.DateTimeField(blank=True, null=True, verbose_name='entered at')),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='entered by')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stoppa_tables', to='tournaments.round', verbose_name='session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Empty: the players sitting out.",
+                        null=True,
+                        verbose_name="table",
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=300, verbose_name="note")),
+                (
+                    "source",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "No result yet"),
+                            ("table", "Entered by the table"),
+                            ("deals", "Verified deal records"),
+                        ],
+                        default="",
+                        max_length=10,
+                        verbose_name="result from",
+                    ),
+                ),
+                (
+                    "deals",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="The verified deal records the nets were summed from.",
+                        verbose_name="deal records",
+                    ),
+                ),
+                (
+                    "entered_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="entered at"),
+                ),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="entered by",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stoppa_tables",
+                        to="tournaments.round",
+                        verbose_name="session",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Stoppa table',
-                'verbose_name_plural': 'Stoppa tables',
-                'ordering': ['round', models.OrderBy(models.F('number'), nulls_last=True)],
+                "verbose_name": "Stoppa table",
+                "verbose_name_plural": "Stoppa tables",
+                "ordering": ["round", models.OrderBy(models.F("number"), nulls_last=True)],
             },
         ),
         migrations.CreateModel(
-            name='StoppaSeat',
+            name="StoppaSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(help_text='1 deals first; the deal passes counter-clockwise.', verbose_name='seat')),
-                ('net', models.IntegerField(blank=True, null=True, verbose_name='chip net')),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='stoppa_seats', to='tournaments.entry', verbose_name='player')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.round', verbose_name='session')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tournaments.stoppatable', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "position",
+                    models.PositiveSmallIntegerField(
+                        help_text="1 deals first; the deal passes counter-clockwise.",
+                        verbose_name="seat",
+                    ),
+                ),
+                ("net", models.IntegerField(blank=True, null=True, verbose_name="chip net")),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="stoppa_seats",
+                        to="tournaments.entry",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.round",
+                        verbose_name="session",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="tournaments.stoppatable",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Stoppa seat',
-                'verbose_name_plural': 'Stoppa seats',
-                'ordering': ['table', 'position'],
+                "verbose_name": "Stoppa seat",
+                "verbose_name_plural": "Stoppa seats",
+                "ordering": ["table", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='table')),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='note')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.round', verbose_name='game')),
-                ('seat_a', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.entry', verbose_name='seat A')),
-                ('seat_b', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.entry', verbose_name='seat B')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="table"),
+                ),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="note")),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.round",
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "seat_a",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="seat A",
+                    ),
+                ),
+                (
+                    "seat_b",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="seat B",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'table',
-                'verbose_name_plural': 'tables',
-                'ordering': ['round', models.OrderBy(models.F('number'), nulls_last=True)],
+                "verbose_name": "table",
+                "verbose_name_plural": "tables",
+                "ordering": ["round", models.OrderBy(models.F("number"), nulls_last=True)],
             },
         ),
         migrations.CreateModel(
-            name='GameResult',
+            name="GameResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('played', 'Played'), ('forfeit', 'Forfeit'), ('bye', 'Bye')], default='played', max_length=10, verbose_name='kind')),
-                ('loser_score', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="loser's score")),
-                ('winner_points', models.PositiveSmallIntegerField(editable=False, verbose_name="winner's game points")),
-                ('loser_points', models.PositiveSmallIntegerField(default=0, editable=False, verbose_name="loser's game points")),
-                ('margin', models.PositiveSmallIntegerField(editable=False, verbose_name='spread')),
-                ('skunk_level', models.PositiveSmallIntegerField(default=0, editable=False, verbose_name='skunk level')),
-                ('entered_at', models.DateTimeField(auto_now=True, verbose_name='entered at')),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='entered by')),
-                ('loser', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='losses', to='tournaments.entry', verbose_name='loser')),
-                ('winner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wins', to='tournaments.entry', verbose_name='winner')),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='result', to='tournaments.table', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("played", "Played"), ("forfeit", "Forfeit"), ("bye", "Bye")],
+                        default="played",
+                        max_length=10,
+                        verbose_name="kind",
+                    ),
+                ),
+                (
+                    "loser_score",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="loser's score"
+                    ),
+                ),
+                (
+                    "winner_points",
+                    models.PositiveSmallIntegerField(
+                        editable=False, verbose_name="winner's game points"
+                    ),
+                ),
+                (
+                    "loser_points",
+                    models.PositiveSmallIntegerField(
+                        default=0, editable=False, verbose_name="loser's game points"
+                    ),
+                ),
+                ("margin", models.PositiveSmallIntegerField(editable=False, verbose_name="spread")),
+                (
+                    "skunk_level",
+                    models.PositiveSmallIntegerField(
+                        default=0, editable=False, verbose_name="skunk level"
+                    ),
+                ),
+                ("entered_at", models.DateTimeField(auto_now=True, verbose_name="entered at")),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="entered by",
+                    ),
+                ),
+                (
+                    "loser",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="losses",
+                        to="tournaments.entry",
+                        verbose_name="loser",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wins",
+                        to="tournaments.entry",
+                        verbose_name="winner",
+                    ),
+                ),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="result",
+                        to="tournaments.table",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game result',
-                'verbose_name_plural': 'game results',
+                "verbose_name": "game result",
+                "verbose_name_plural": "game results",
             },
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('actor', models.CharField(max_length=150, verbose_name='who')),
-                ('action', models.CharField(max_length=40, verbose_name='action')),
-                ('old', models.JSONField(blank=True, null=True, verbose_name='old value')),
-                ('new', models.JSONField(blank=True, null=True, verbose_name='new value')),
-                ('reason', models.CharField(blank=True, max_length=300, verbose_name='reason')),
-                ('at', models.DateTimeField(auto_now_add=True, verbose_name='when')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='user')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='tournaments.event', verbose_name='event')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.table', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("actor", models.CharField(max_length=150, verbose_name="who")),
+                ("action", models.CharField(max_length=40, verbose_name="action")),
+                ("old", models.JSONField(blank=True, null=True, verbose_name="old value")),
+                ("new", models.JSONField(blank=True, null=True, verbose_name="new value")),
+                ("reason", models.CharField(blank=True, max_length=300, verbose_name="reason")),
+                ("at", models.DateTimeField(auto_now_add=True, verbose_name="when")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.table",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'audit entry',
-                'verbose_name_plural': 'audit log',
-                'ordering': ['event', '-at', '-pk'],
+                "verbose_name": "audit entry",
+                "verbose_name_plural": "audit log",
+                "ordering": ["event", "-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='ForbiddenPair',
+            name="ForbiddenPair",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(blank=True, max_length=120, verbose_name='reason')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created at')),
-                ('entry_a', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.entry', verbose_name='player')),
-                ('entry_b', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.entry', verbose_name='other player')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='forbidden_pairs', to='tournaments.event', verbose_name='event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=120, verbose_name="reason")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
+                (
+                    "entry_a",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "entry_b",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="other player",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="forbidden_pairs",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'forbidden pair',
-                'verbose_name_plural': 'forbidden pairs',
-                'ordering': ['event', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'entry_a', 'entry_b'), name='one_forbidden_pair_row'), models.CheckConstraint(condition=models.Q(('entry_a__lt', models.F('entry_b'))), name='forbidden_pair_ordered')],
+                "verbose_name": "forbidden pair",
+                "verbose_name_plural": "forbidden pairs",
+                "ordering": ["event", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("event", "entry_a", "entry_b"), name="one_forbidden_pair_row"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("entry_a__lt", models.F("entry_b"))),
+                        name="forbidden_pair_ordered",
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='matchpointformat',
-            constraint=models.CheckConstraint(condition=models.Q(('skunk__gte', models.F('win')), ('double_skunk__gte', models.F('skunk')), ('triple_skunk__gte', models.F('double_skunk'))), name='format_points_never_fall_with_skunk'),
+            model_name="matchpointformat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("skunk__gte", models.F("win")),
+                    ("double_skunk__gte", models.F("skunk")),
+                    ("triple_skunk__gte", models.F("double_skunk")),
+                ),
+                name="format_points_never_fall_with_skunk",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('games_planned__gte', 1), ('games_planned__lte', 40)), name='event_games_planned_in_range'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("games_planned__gte", 1), ("games_planned__lte", 40)),
+                name="event_games_planned_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('meetings_per_opponent__in', [1, 2])), name='event_meetings_one_or_two'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("meetings_per_opponent__in", [1, 2])),
+                name="event_meetings_one_or_two",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('min_table_size__gte', 3), ('table_size__lte', 6), ('min_table_size__lte', models.F('table_size'))), name='event_stoppa_tables_3_to_6'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("min_table_size__gte", 3),
+                    ("table_size__lte", 6),
+                    ("min_table_size__lte", models.F("table_size")),
+                ),
+                name="event_stoppa_tables_3_to_6",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('acc_number', ''), _negated=True), fields=('acc_number',), name='unique_acc_number_when_given'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("acc_number", ""), _negated=True),
+                fields=("acc_number",),
+                name="unique_acc_number_when_given",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('event', 'player'), name='one_entry_per_player'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("event", "player"), name="one_entry_per_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playoffmatch',
-            constraint=models.UniqueConstraint(fields=('bracket', 'code'), name='one_match_per_code'),
+            model_name="playoffmatch",
+            constraint=models.UniqueConstraint(
+                fields=("bracket", "code"), name="one_match_per_code"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playoffgame',
-            constraint=models.UniqueConstraint(fields=('match', 'number'), name='one_playoff_game_number'),
+            model_name="playoffgame",
+            constraint=models.UniqueConstraint(
+                fields=("match", "number"), name="one_playoff_game_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='one_round_per_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("event", "number"), name="one_round_per_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stoppatable',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='one_stoppa_table_number_per_round'),
+            model_name="stoppatable",
+            constraint=models.UniqueConstraint(
+                fields=("round", "number"), name="one_stoppa_table_number_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stoppaseat',
-            constraint=models.UniqueConstraint(fields=('table', 'position'), name='one_stoppa_seat_position'),
+            model_name="stoppaseat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "position"), name="one_stoppa_seat_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stoppaseat',
-            constraint=models.UniqueConstraint(fields=('round', 'entry'), name='one_stoppa_seat_per_session'),
+            model_name="stoppaseat",
+            constraint=models.UniqueConstraint(
+                fields=("round", "entry"), name="one_stoppa_seat_per_session"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='one_table_number_per_round'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("round", "number"), name="one_table_number_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'seat_a'), name='seat_a_once_per_round'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("round", "seat_a"), name="seat_a_once_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'seat_b'), name='seat_b_once_per_round'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("round", "seat_b"), name="seat_b_once_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('seat_a', models.F('seat_b')), _negated=True), name='no_player_against_self'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seat_a", models.F("seat_b")), _negated=True),
+                name="no_player_against_self",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('number__isnull', True), ('seat_b__isnull', True)), models.Q(('number__isnull', False), ('seat_b__isnull', False)), _connector='OR'), name='bye_has_no_table_number'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("number__isnull", True), ("seat_b__isnull", True)),
+                    models.Q(("number__isnull", False), ("seat_b__isnull", False)),
+                    _connector="OR",
+                ),
+                name="bye_has_no_table_number",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameresult',
-            constraint=models.CheckConstraint(condition=models.Q(('margin__gte', 1)), name='result_margin_positive'),
+            model_name="gameresult",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("margin__gte", 1)), name="result_margin_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameresult',
-            constraint=models.CheckConstraint(condition=models.Q(('winner', models.F('loser')), _negated=True), name='result_winner_is_not_loser'),
+            model_name="gameresult",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("winner", models.F("loser")), _negated=True),
+                name="result_winner_is_not_loser",
+            ),
         ),
     ]

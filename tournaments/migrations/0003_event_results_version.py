@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_builtin_formats'),
+        ("tournaments", "0002_builtin_formats"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='results_version',
-            field=models.PositiveBigIntegerField(default=0, editable=False, verbose_name='results version'),
+            model_name="event",
+            name="results_version",
+            field=models.PositiveBigIntegerField(
+                default=0, editable=False, verbose_name="results version"
+            ),
         ),
     ]

@@ -4,15 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_event_results_version'),
+        ("tournaments", "0003_event_results_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='confirmation',
-            field=models.CharField(choices=[('own_keys', 'Each player confirms with the key on their own score card (table cards show no keys)'), ('desk_check', "Table cards carry both players' keys; the TD or a scorekeeper checks agreeing reports")], default='own_keys', help_text="One person holding a table card with both keys could report for both players: either keep the keys on the players' own score cards, or check at the desk.", max_length=12, verbose_name='how reports are confirmed'),
+            model_name="event",
+            name="confirmation",
+            field=models.CharField(
+                choices=[
+                    (
+                        "own_keys",
+                        "Each player confirms with the key on their own score card (table cards show no keys)",
+                    ),
+                    (
+                        "desk_check",
+                        "Table cards carry both players' keys; the TD or a scorekeeper checks agreeing reports",
+                    ),
+                ],
+                default="own_keys",
+                help_text="One person holding a table card with both keys could report for both players: either keep the keys on the players' own score cards, or check at the desk.",
+                max_length=12,
+                verbose_name="how reports are confirmed",
+            ),
         ),
     ]
