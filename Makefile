@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run test worker beat serve lint format typecheck schema bench messages clean
+.PHONY: install run test worker beat serve lint format typecheck schema bench bench-load messages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,9 +59,18 @@ schema: $(STAMP)
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
 
 ## bench: every benchmark in bench/, each printing ratios against a baseline from the same run
+## (the load test has its own target: it needs PostgreSQL and Redis and takes ~15 minutes)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in bench/[!_]*.py; do \
+	  [ "$$script" = bench/load.py ] && continue; \
+	  echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+## bench-load: the production shape (gunicorn, PostgreSQL, Redis, a worker) under load on a
+## 1,000-player event, ratios to the login page; BENCH_LOAD_ARGS="--growth 100,1000,5000" etc.
+bench-load: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python bench/load.py $(BENCH_LOAD_ARGS)
 
 messages: $(STAMP)
 	$(BIN)/python manage.py compilemessages

@@ -80,55 +80,23 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
+    from _field import build_event, seat_games
+
     from pegboard.celery import app
     from scoring.models import StandingsSnapshot
     from scoring.services import recompute_standings
     from tournaments import services
-    from tournaments.models import (
-        Club,
-        Entry,
-        Event,
-        GameResult,
-        MatchPointFormat,
-        Player,
-        Round,
-        Table,
-    )
-    from tournaments.outcome import game_outcome
-    from tournaments.pairing import draw_qualifying_game, pair_key
-    from tournaments.services import analyze
+    from tournaments.models import GameResult, Round, Table
 
     app.conf.task_always_eager = True  # the setup and the recompute timing run in-process
-    fmt = MatchPointFormat.objects.get(code="acc")
-    club = Club.objects.create(name="Bench club", slug=f"bench-{random.randrange(10**9)}")
-    event = Event.objects.create(
-        club=club,
-        name="Bench event",
-        date="2026-11-22",
-        games_planned=args.games + 1,
-        match_point_format=fmt,
-        status=Event.Status.RUNNING,
-    )
-    players = Player.objects.bulk_create(
-        Player(name=f"Bench Player {i:04d}", home_club=club) for i in range(args.players)
-    )
-    entries = Entry.objects.bulk_create(
-        Entry(event=event, player=p, checked_in=True) for p in players
-    )
-    ids = [e.pk for e in entries]
+
+    # The field's ids are known only once it exists: seat it in the builder first, then time
+    # the seating of the same ids below.
+    event = build_event(args.players, args.games)
+    ids = list(event.entries.order_by("pk").values_list("pk", flat=True))
 
     def seat_all():
-        met, byes, seatings = {}, {}, []
-        for game in range(1, args.games + 1):
-            s = draw_qualifying_game(
-                ids, game_number=game, seed=7, met=met, byes=byes, starting_field=ids
-            )
-            for a, b in s.pairs:
-                met[pair_key(a, b)] = met.get(pair_key(a, b), 0) + 1
-            if s.bye is not None:
-                byes[s.bye] = byes.get(s.bye, 0) + 1
-            seatings.append(s)
-        return seatings
+        return seat_games(ids, args.games)
 
     def shuffle_pairs():
         rng = random.Random(7)
@@ -137,38 +105,8 @@ def main() -> None:
             rng.shuffle(order)
             list(zip(order[::2], order[1::2], strict=False))
 
-    seatings = seat_all()
     seat_time = best_of(seat_all, 3)
     shuffle_time = best_of(shuffle_pairs, 3)
-
-    rng = random.Random(11)
-    for number, seating in enumerate(seatings, start=1):
-        round_ = Round.objects.create(event=event, number=number, seed=number)
-        tables = Table.objects.bulk_create(
-            Table(round=round_, number=i, seat_a_id=a, seat_b_id=b)
-            for i, (a, b) in enumerate(seating.pairs, start=1)
-        )
-        results = []
-        for table in tables:
-            loser_score = rng.randint(40, 120)
-            outcome = game_outcome(fmt, 121, loser_score)
-            pair = (table.seat_a_id, table.seat_b_id)
-            winner, loser = pair if rng.random() < 0.5 else pair[::-1]
-            results.append(
-                GameResult(
-                    table=table,
-                    winner_id=winner,
-                    loser_id=loser,
-                    loser_score=loser_score,
-                    winner_points=outcome.winner_points,
-                    margin=outcome.margin,
-                    skunk_level=outcome.skunk_level,
-                )
-            )
-        GameResult.objects.bulk_create(results)
-    # Fresh statistics after the bulk build, as the services do after a bulk import: the
-    # planner must not plan the recompute from the empty tables it saw before.
-    analyze(Player, Entry, Round, Table, GameResult)
     total_results = GameResult.objects.filter(table__round__event=event).count()
 
     group_by = f"""

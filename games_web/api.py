@@ -157,7 +157,9 @@ def openapi_schema(json_schema: dict) -> dict:
 
 
 class CheckerThrottle(AnonRateThrottle):
-    rate = "120/min"
+    """Per-address allowance of the open checkers (``CHECKER_RATE``, 120 a minute)."""
+
+    scope = "checker"
 
 
 class CribbageView(APIView):

@@ -270,7 +270,10 @@ REST_FRAMEWORK = {
     # The checkers are throttled per client address and reports per key (in the services); a
     # signed-in TD's scripts get a generous allowance, never an unlimited one.
     "DEFAULT_THROTTLE_CLASSES": ["pegboard.drf.UserRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"user": os.environ.get("API_USER_RATE", "1200/minute")},
+    "DEFAULT_THROTTLE_RATES": {
+        "user": os.environ.get("API_USER_RATE", "1200/minute"),
+        "checker": os.environ.get("CHECKER_RATE", "120/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
