@@ -35,10 +35,16 @@ def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, r
     )
 
 
-def _locked_table(event: Event, table_id: int) -> Table:
+def _locked_table(event: Event, table_id: int, *, player: bool = False) -> Table:
     """Lock the event's row, then the table's: the one lock order every writer of a result
-    follows (``tournaments.services.record_result`` too), so two writers never deadlock."""
-    tournament_services.locked_event(event)
+    follows (``tournaments.services.record_result`` too), so two writers never deadlock.
+
+    A ``player``'s report holds the event in share mode (reports at other tables go on at
+    once); the TD's and the desk's writes hold it exclusively."""
+    if player:
+        tournament_services.shared_event_lock(event)
+    else:
+        tournament_services.locked_event(event)
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("round", "seat_a__player", "seat_b__player")

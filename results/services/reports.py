@@ -90,7 +90,7 @@ def submit(
     event = entry.event
     table_id = table.pk if isinstance(table, Table) else table
     winner_id = winner.pk if isinstance(winner, Entry) else winner
-    table = _locked_table(event, table_id)
+    table = _locked_table(event, table_id, player=True)
     seats = {table.seat_a_id, table.seat_b_id} - {None}
     if entry.pk not in seats:
         raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
@@ -186,7 +186,7 @@ def confirm_opponent(key: str, *, table: Table | int) -> SubmitOutcome:
     """A player confirms the version the opponent submitted."""
     entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
-    locked = _locked_table(entry.event, table_id)
+    locked = _locked_table(entry.event, table_id, player=True)
     theirs = (
         Submission.objects.filter(table=locked, status="pending")
         .exclude(by_entry=entry)
@@ -209,7 +209,7 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
     """A player disputes the opponent's version: the game goes to the TD."""
     entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
-    locked = _locked_table(entry.event, table_id)
+    locked = _locked_table(entry.event, table_id, player=True)
     if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
         raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
     if Submission.objects.filter(table=locked, status="confirmed").exists():

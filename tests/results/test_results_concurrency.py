@@ -106,3 +106,80 @@ def test_desk_corrections_race_game_page_entries_without_a_deadlock():
             (table.seat_b_id, 80),
             (table.seat_a_id, 70),
         }
+
+
+def _hold_event(lock, held: threading.Event, release: threading.Event, event_id: int):
+    """Hold the event's row in ``lock`` mode on a connection of its own until ``release``."""
+    from django.db import transaction
+
+    from tournaments.models import Event
+
+    try:
+        with transaction.atomic():
+            event = Event.objects.get(pk=event_id)
+            lock(event)
+            held.set()
+            release.wait(10)
+    finally:
+        connections.close_all()
+
+
+def test_reports_at_other_tables_do_not_wait_for_a_report_in_flight():
+    """A report holds the event in share mode: a confirmation at another table commits while
+    the first report's transaction is still open (the exclusive lock queued every report)."""
+    require_service("PostgreSQL", connection.vendor == "postgresql", "set DATABASE_URL")
+    event = event_with_field(4)
+    first, second = tournament_services.draw_next_game(event).tables.order_by("number")
+    keys = {
+        t.pk: (services.key_for(t.seat_a).key, services.key_for(t.seat_b).key)
+        for t in (first, second)
+    }
+    held, release = threading.Event(), threading.Event()
+    holder = threading.Thread(
+        target=_hold_event, args=(tournament_services.shared_event_lock, held, release, event.pk)
+    )
+    holder.start()
+    assert held.wait(10)
+    try:
+        key_a, key_b = keys[second.pk]
+        outcomes = run_together(
+            lambda: services.submit(key_a, table=second.pk, winner=second.seat_a_id, loser_score=80)
+        )
+        assert outcomes[0].state == "pending", outcomes
+        done = run_together(
+            lambda: services.submit(key_b, table=second.pk, winner=second.seat_a_id, loser_score=80)
+        )
+        assert done[0].state == "confirmed", done  # wrote the result and bumped the version
+    finally:
+        release.set()
+        holder.join(10)
+    assert GameResult.objects.filter(table=second).count() == 1
+
+
+def test_a_td_action_waits_for_a_report_in_flight():
+    """The share lock still keeps the TD's exclusive actions (a redraw, the finish) apart
+    from the reports: the TD's lock is granted only once the report's transaction ends."""
+    require_service("PostgreSQL", connection.vendor == "postgresql", "set DATABASE_URL")
+    event = event_with_field(4)
+    tournament_services.draw_next_game(event)
+    held, release = threading.Event(), threading.Event()
+    holder = threading.Thread(
+        target=_hold_event, args=(tournament_services.shared_event_lock, held, release, event.pk)
+    )
+    holder.start()
+    assert held.wait(10)
+    try:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SET lock_timeout = '200ms'")
+            from django.db import OperationalError, transaction
+
+            with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+                tournament_services.locked_event(event)
+            cursor.execute("SET lock_timeout = 0")
+    finally:
+        release.set()
+        holder.join(10)
+    from django.db import transaction
+
+    with transaction.atomic():
+        assert tournament_services.locked_event(event).pk == event.pk

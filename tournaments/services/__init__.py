@@ -13,7 +13,7 @@ Each either changes everything it says or nothing, and raises
 The public names stay importable from ``tournaments.services``.
 """
 
-from ._common import acting_user, actor_name, analyze, locked_event
+from ._common import acting_user, actor_name, analyze, locked_event, shared_event_lock
 from .draws import draw_next_game, next_round_number, redraw_game, release_game, swap_seats
 from .entries import (
     add_forbidden_pair,
@@ -64,6 +64,7 @@ __all__ = [
     "set_event_format",
     "set_ranking_chain",
     "set_standings_published",
+    "shared_event_lock",
     "swap_seats",
     "undo_playoff_game",
     "withdraw_entry",

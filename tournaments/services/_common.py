@@ -43,3 +43,22 @@ def locked_event(event: Event) -> Event:
     table or a match: one lock order everywhere, so two writers never deadlock.
     """
     return Event.objects.select_for_update().select_related("match_point_format").get(pk=event.pk)
+
+
+def shared_event_lock(event: Event) -> Event:
+    """Hold the event against the TD's changes, but not against other players' reports.
+
+    A player's report takes PostgreSQL's weakest row lock on the event (``FOR KEY SHARE``):
+    it waits for a TD action that holds the event (``FOR UPDATE``: a redraw, the finish) and
+    makes such an action wait, but two reports at different tables never wait for each other.
+    With the exclusive lock every report of a 1,000-player event queued behind the one
+    before it. The bump of ``results_version`` that a confirmation ends with is an ordinary
+    UPDATE (``FOR NO KEY UPDATE``), which key-share holders do not block. SQLite takes its
+    write lock up front (IMMEDIATE transactions), so it needs nothing here.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Event._meta.db_table} WHERE id = %s FOR KEY SHARE", [event.pk]
+            )
+    return Event.objects.select_related("match_point_format").get(pk=event.pk)
