@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from tournaments.hooks import RankedEntry
 
@@ -52,25 +52,31 @@ def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
 
 
 def standings_version(event_id: int, after_game: int | None = None) -> str:
-    """What the standings of an event show right now, in one short query: the snapshot and
-    its version, plus the event's state that changes the page (published, status, chain).
-    Equal values mean an unchanged page, so a poller can be answered 304."""
-    snapshots = StandingsSnapshot.objects.filter(event_id=event_id)
+    """What the standings of an event show right now, in one short query: the snapshot, its
+    version and when it was computed, plus the event's state that changes the page
+    (published, status, chain), which counts even before the first snapshot. Equal values
+    mean an unchanged page, so a poller can be answered 304 and a rendered table reused."""
+    from tournaments.models import Event
+
+    snapshots = StandingsSnapshot.objects.filter(event_id=OuterRef("pk"))
     if after_game is not None:
         snapshots = snapshots.filter(after_game=after_game)
+    latest = snapshots.order_by("-after_game")
     found = (
-        snapshots.order_by("-after_game")
+        Event.objects.filter(pk=event_id)
+        .annotate(**{f"snapshot_{name}": Subquery(latest.values(name)[:1]) for name in _SHOWN})
         .values_list(
-            "pk",
-            "version",
-            "complete",
-            "event__status",
-            "event__standings_published",
-            "event__tiebreakers",
+            *(f"snapshot_{name}" for name in _SHOWN),
+            "status",
+            "standings_published",
+            "tiebreakers",
         )
         .first()
     )
     return "-".join(str(part) for part in found) if found else "none"
+
+
+_SHOWN = ("pk", "version", "complete", "computed_at")  # what a snapshot's version is made of
 
 
 def games_with_snapshots(event_id: int) -> list[int]:
@@ -83,11 +89,22 @@ def games_with_snapshots(event_id: int) -> list[int]:
 
 
 def standings_with_movement(
-    event_id: int, after_game: int | None = None, *, limit: int | None = None
+    event_id: int, after_game: int | None = None, *, limit: int | None = None, find: str = ""
 ) -> list[Standing]:
-    """The rows of a snapshot (the first ``limit``, if given), each with ``movement``: places
-    gained since the game before."""
-    rows = list(standings_for_event(event_id, after_game)[:limit])
+    """The rows of a snapshot (the first ``limit``, if given; with ``find``, only the players
+    whose name has it), each with ``movement``: places gained since the game before."""
+    standings = standings_for_event(event_id, after_game)
+    if find:
+        # Names are matched here, not by the database: casefold() matches "ștefan" to
+        # "Ștefan" on SQLite too, and reading 1,000 (id, name) pairs costs a millisecond.
+        needle = find.casefold()
+        matching = [
+            pk
+            for pk, name in standings.values_list("pk", "entry__player__name")
+            if needle in name.casefold()
+        ]
+        standings = standings.filter(pk__in=matching[:limit])
+    rows = list(standings[:limit])
     moved = movement(event_id, rows)
     for row in rows:
         row.movement = moved.get(row.entry_id, 0)  # type: ignore[attr-defined]

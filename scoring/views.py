@@ -3,14 +3,19 @@ pages (public season tables, the TD's recompute button)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_POST
 
@@ -22,23 +27,19 @@ from .seasons import season_events
 from .selectors import games_with_snapshots, standings_version, standings_with_movement
 
 ROWS_SHOWN = 100  # a 1,000-player field shows its top rows; "find me" and "all" show more
+TABLES_SHOWN = 60  # the public seating of a large game: its first tables and a search
+RENDERED_FOR = 3600  # seconds a rendered standings table stays in the cache
 
 
 def _standings_context(
     event, after_game: int | None = None, *, find: str = "", show_all: bool = True
 ) -> dict:
-    latest = selectors.latest_round(event)
-    top = None if find or show_all else ROWS_SHOWN
-    shown = standings_with_movement(event.pk, after_game, limit=top)
-    if find:
-        needle = find.casefold()
-        shown = [row for row in shown if needle in row.entry.player.name.casefold()]
+    top = None if show_all else ROWS_SHOWN
     return {
         "event": event,
-        "standings": shown,
+        "standings": standings_with_movement(event.pk, after_game, limit=top, find=find),
         "standings_total": event.entries.count(),
         "find": find,
-        "latest_game": latest.number if latest else 0,
         "snapshot_games": games_with_snapshots(event.pk),
         "after_game": after_game,
     }
@@ -49,34 +50,88 @@ def _window(request: HttpRequest) -> dict:
     return {"find": request.GET.get("find", "").strip()[:60], "show_all": "all" in request.GET}
 
 
-def _standings_etag(request: HttpRequest, event_id: int) -> str:
-    parts = [
-        standings_version(event_id, _after_game(request)),
-        request.LANGUAGE_CODE,
-        request.GET.urlencode(),
-    ]
-    return hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
-
-
 def _after_game(request: HttpRequest) -> int | None:
     value = request.GET.get("after", "")
     return int(value) if value.isdigit() else None
 
 
+def _standings_query(request: HttpRequest) -> str:
+    """The query string of what the public standings show (the rest of a URL's query, such
+    as the event page's ``?game=``, does not change them)."""
+    return urlencode(
+        [(k, request.GET[k]) for k in ("after", "find", "all") if request.GET.get(k, "") != ""]
+    )
+
+
+def _standings_key(request: HttpRequest, event_id: int) -> str:
+    """What the public standings table shows, as one short hash: the snapshot's version (one
+    short query), the language and the window asked for. It is the poll's ETag and the key
+    of the rendered table in the cache."""
+    parts = [
+        standings_version(event_id, _after_game(request)),
+        request.LANGUAGE_CODE,
+        _standings_query(request),
+    ]
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
+
+
+def _standings_html(request: HttpRequest, event, key: str) -> SafeString:
+    """The public standings table, rendered once per snapshot version, language and window
+    and then read from the cache (Redis): a hall of phones polling a 1,000-player event
+    costs one render per new snapshot, not one per phone. Without the cache it renders."""
+    cache_key = f"standings-html:{event.pk}:{key}"
+    try:
+        html = cache.get(cache_key)
+    except Exception:  # the cache is down: render, as without one
+        html = None
+    if html is None:
+        context = _standings_context(event, _after_game(request), **_window(request)) | {
+            "public": True,
+            "standings_query": _standings_query(request),
+        }
+        html = render_to_string("scoring/standings.html#standings-table", context, request)
+        with contextlib.suppress(Exception):  # a cache that is down costs the next render
+            cache.set(cache_key, html, RENDERED_FOR)
+    return mark_safe(html)  # our own rendered template, escaped when it was rendered
+
+
+def _etag(request: HttpRequest, event_id: int) -> str:
+    return _standings_key(request, event_id)
+
+
 @require_GET
 def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Public page of an event: standings (when published) and the seating of every game."""
+    """Public page of an event: standings (when published) and the seating of one game.
+
+    The seating shows one game at a time (the latest unless ``?game=N``) and of a large game
+    its first tables, with a search by table number or name (``?seat=``) and ``?tables=all``:
+    a 1,000-player event's 22 games of tables made a 4 MB page.
+    """
     event = selectors.public_event(event_id)
-    # One game's seating at a time (the latest unless ?game=N): a 1,000-player event's 22
-    # games of tables made a 4 MB page.
-    rounds = event.game_kind.public_rounds(event)
-    numbers = sorted(rounds.values_list("number", flat=True))
+    kind = event.game_kind
+    numbers = list(selectors.released_numbers(event))
     asked = request.GET.get("game", "")
     shown = int(asked) if asked.isdigit() and int(asked) in numbers else max(numbers, default=0)
-    context = _standings_context(event, _after_game(request), **_window(request)) | {
-        "rounds": rounds.filter(number=shown),
+    seat = request.GET.get("seat", "").strip()[:60]
+    every_table = request.GET.get("tables") == "all"
+    rounds = list(
+        kind.public_rounds(
+            event, number=shown, find=seat, limit=None if every_table or seat else TABLES_SHOWN
+        )
+    )
+    # Only a kind whose rounds count their tables (cribbage) narrows its seating.
+    total = getattr(rounds[0], "table_count", 0) if rounds else 0
+    listed = len(rounds[0].tables.all()) if total else 0
+    context = {
+        "event": event,
+        "standings_html": _standings_html(request, event, _standings_key(request, event.pk)),
+        "seating_search": bool(seat) or total > listed,
+        "seating_more": {"shown": listed, "total": total} if total > listed and not seat else None,
+        "rounds": rounds,
         "seating_games": numbers,
         "seating_game": shown,
+        "seat": seat,
+        "every_table": every_table,
         "bracket": selectors.event_bracket(event),
         "public": True,
     }
@@ -84,16 +139,16 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @require_GET
-@condition(etag_func=_standings_etag)
+@condition(etag_func=_etag)
 def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     """The standings table alone, polled by HTMX so the page follows the results.
 
     Every poll carries the ETag of the last answer: while no result changed the standings,
-    the answer is a 304 that costs one short query, not a page of rows.
+    the answer is a 304 that costs one short query, not a page of rows; a changed snapshot
+    is rendered once and then served from the cache.
     """
     event = selectors.public_event(event_id)
-    context = _standings_context(event, _after_game(request), **_window(request))
-    response = render(request, "scoring/standings.html#standings-table", context | {"public": True})
+    response = HttpResponse(_standings_html(request, event, _standings_key(request, event.pk)))
     response["Cache-Control"] = "no-cache"  # revalidate every poll (and get the 304)
     return response
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -94,17 +95,40 @@ def latest_round(event: Event) -> Round | None:
     return event.rounds.order_by("-number").first()
 
 
-def rounds_with_tables(event: Event, *, released_only: bool = False) -> QuerySet[Round]:
-    """All games of an event, each with its tables, seats and results prefetched.
+def rounds_with_tables(
+    event: Event,
+    *,
+    released_only: bool = False,
+    number: int | None = None,
+    find: str = "",
+    limit: int | None = None,
+) -> QuerySet[Round]:
+    """The games of an event, each with its tables, seats and results prefetched.
 
-    ``released_only`` leaves out a draft (what the public sees).
+    ``released_only`` leaves out a draft (what the public sees); ``number`` keeps one game;
+    ``find`` keeps the tables of that number or with a player of that name, and ``limit``
+    the first tables only, so a page of a 1,000-player game reads 60 tables, not 500.
     """
     tables = Table.objects.select_related(
         "seat_a__player", "seat_b__player", "result__winner__player"
     ).order_by("number")
-    rounds = event.rounds.order_by("number")
+    if find.isdigit():
+        tables = tables.filter(number=int(find))
+    elif find:
+        tables = tables.filter(
+            Q(seat_a__player__name__icontains=find) | Q(seat_b__player__name__icontains=find)
+        )
+    if limit is not None:
+        # The first tables of each game (a sliced queryset cannot be prefetched as a
+        # relation; a window does the same in the database).
+        tables = tables.annotate(
+            place=Window(RowNumber(), partition_by=F("round_id"), order_by=F("number").asc())
+        ).filter(place__lte=limit)
+    rounds = event.rounds.order_by("number").annotate(table_count=Count("tables"))
     if released_only:
         rounds = rounds.filter(status=Round.Status.RELEASED)
+    if number is not None:
+        rounds = rounds.filter(number=number)
     return rounds.prefetch_related(Prefetch("tables", queryset=tables))
 
 
@@ -141,6 +165,15 @@ def seating_list(round_: Round) -> tuple[list[Table], list[tuple[str, Table]]]:
 def forbidden_pairs(event: Event) -> QuerySet[ForbiddenPair]:
     """The event's forbidden pairs with both players."""
     return event.forbidden_pairs.select_related("entry_a__player", "entry_b__player")
+
+
+def released_numbers(event: Event) -> QuerySet[Round, int]:
+    """The numbers of an event's released games (what the public may see), in order."""
+    return (
+        event.rounds.filter(status=Round.Status.RELEASED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
 
 
 def event_bracket(event: Event) -> Bracket | None:

@@ -81,8 +81,12 @@ class GameKind:
         """Whether any table of ``round_`` has a result the players produced (not a bye)."""
         raise NotImplementedError
 
-    def public_rounds(self, event: Event) -> Iterable[Round]:
-        """The released rounds with what the public seating shows of them, prefetched."""
+    def public_rounds(
+        self, event: Event, *, number: int | None = None, find: str = "", limit: int | None = None
+    ) -> Iterable[Round]:
+        """The released rounds (or round ``number``) with what the public seating shows of
+        them, prefetched; ``find`` (a table number or a name) and ``limit`` narrow the tables
+        where the kind's tables are many."""
         raise NotImplementedError
 
     def on_release(self, round_: Round) -> bool:

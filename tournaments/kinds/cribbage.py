@@ -83,10 +83,14 @@ class Cribbage(GameKind):
             .exists()
         )
 
-    def public_rounds(self, event: Event) -> Iterable[Round]:
+    def public_rounds(
+        self, event: Event, *, number: int | None = None, find: str = "", limit: int | None = None
+    ) -> Iterable[Round]:
         from tournaments import selectors
 
-        return selectors.rounds_with_tables(event, released_only=True)
+        return selectors.rounds_with_tables(
+            event, released_only=True, number=number, find=find, limit=limit
+        )
 
     def on_release(self, round_: Round) -> bool:
         return bridge.score_byes(round_)

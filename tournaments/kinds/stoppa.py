@@ -71,10 +71,14 @@ class Stoppa(GameKind):
 
         return stoppa.has_results(round_)
 
-    def public_rounds(self, event: Event) -> Iterable[Round]:
+    def public_rounds(
+        self, event: Event, *, number: int | None = None, find: str = "", limit: int | None = None
+    ) -> Iterable[Round]:
         from tournaments import selectors
 
-        return selectors.stoppa_sessions(event, released_only=True)
+        # A session's tables are few (3 to 6 players each): the whole session is shown.
+        sessions = selectors.stoppa_sessions(event, released_only=True)
+        return sessions if number is None else sessions.filter(number=number)
 
     def lines_sql(self) -> str:
         """Every entry's Stoppa totals over sessions 1..%(n)s of event %(event)s.
