@@ -26,9 +26,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-## worker: a Celery worker (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0)
+## worker: a Celery worker on every queue (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0;
+## QUEUES=standings consumes only those, comma-separated; CONCURRENCY=4 runs more at once)
+CONCURRENCY ?= 2
 worker: $(STAMP)
-	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency 2
+	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency $(CONCURRENCY) $(if $(QUEUES),-Q $(QUEUES))
 
 ## beat: the Celery beat scheduler (nightly season ledgers)
 beat: $(STAMP)

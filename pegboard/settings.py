@@ -15,6 +15,7 @@ from celery.schedules import crontab
 from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -211,6 +212,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("BROKER_VISIBILITY", "120"))
 }
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Named queues, so a deployment can give each kind of work its own workers (README, deploying
+# and scaling): `celery worker -Q standings` on one host, `-Q printables,imports` on another.
+# A worker started without -Q consumes every queue listed here (make worker, CI's smoke step,
+# the tests' workers): a task routed to a queue missing from this list would never run there.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [
+    Queue(name) for name in ("celery", "standings", "printables", "seasons", "imports")
+]
+CELERY_TASK_ROUTES = {
+    "pegboard.ping": {"queue": "standings"},  # the smoke test proves the standings path
+    "scoring.recompute_standings": {"queue": "standings"},
+    "scoring.sweep_standings": {"queue": "standings"},
+    "scoring.recompute_season": {"queue": "seasons"},
+    "scoring.recompute_seasons": {"queue": "seasons"},
+    "results.build_printables": {"queue": "printables"},
+    "results.run_import": {"queue": "imports"},
+}
 # Standings converge without a new result: the sweep re-queues every event whose snapshots
 # are behind its results (after a lost task, a broker or database outage).
 STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "5"))
