@@ -71,6 +71,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz and /readyz answer a load balancer's probe by any host name, over plain
+    # HTTP, with no session or throttle (pegboard/health.py).
+    "pegboard.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -86,7 +89,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 if env_bool("CSP", False):
-    MIDDLEWARE.insert(1, "csp.middleware.CSPMiddleware")
+    MIDDLEWARE.insert(2, "csp.middleware.CSPMiddleware")
 
 # A paper-card file of 50,000 lines fits; anything larger is a 413 before it is read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 5_000_000
