@@ -189,9 +189,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that hangs fails a cache call in seconds (throttles then fail open and
+            # /readyz says "cache"), instead of holding the request until the client gives up.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
     }
 else:
+    # The embedded default only: one process, nothing to share. A deployment with several
+    # processes sets REDIS_URL, or throttles and the standings' queued markers are per process.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery -------------------------------------------------------------------------------------
