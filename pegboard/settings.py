@@ -161,7 +161,17 @@ DATABASE_URL = os.environ.get("DATABASE_URL") or DEFAULT_SQLITE_URL
 if DATABASE_URL == DEFAULT_SQLITE_URL:
     VAR_DIR.mkdir(exist_ok=True)
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+# PGBOUNCER=1: DATABASE_URL points at PgBouncer in transaction mode. A transaction may then run
+# on any server connection, so a server-side cursor (QuerySet.iterator()) could vanish between
+# two fetches: Django must not use them. PgBouncer does the pooling, so Django's own pool is
+# off unless DB_POOL=1 asks for both. (Django never prepares statements on psycopg 3 unless
+# asked, so PgBouncer's transaction mode needs nothing else.)
+PGBOUNCER = env_bool("PGBOUNCER", False)
+if PGBOUNCER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DB_POOL", not PGBOUNCER
+):
     # Django's own psycopg 3 pool; it requires CONN_MAX_AGE=0 (stack.md).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
