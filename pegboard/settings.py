@@ -237,9 +237,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # and scaling): `celery worker -Q standings` on one host, `-Q printables,imports` on another.
 # A worker started without -Q consumes every queue listed here (make worker, CI's smoke step,
 # the tests' workers): a task routed to a queue missing from this list would never run there.
+# Each queue has its own routing key: left out, every queue would be bound to the exchange
+# with the same key ("celery"), and a message published by key would reach all of them.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [
-    Queue(name) for name in ("celery", "standings", "printables", "seasons", "imports")
+    Queue(name, routing_key=name)
+    for name in ("celery", "standings", "printables", "seasons", "imports")
 ]
 CELERY_TASK_ROUTES = {
     "pegboard.ping": {"queue": "standings"},  # the smoke test proves the standings path

@@ -52,3 +52,9 @@ def test_a_worker_without_dash_q_consumes_every_queue():
 def test_the_beat_jobs_route_like_their_tasks():
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert routed_queue(entry["task"]) in {"standings", "seasons"}
+
+
+def test_a_message_reaches_one_queue_only():
+    """Distinct routing keys: no queue shares a binding with another (no fan-out)."""
+    keys = [queue.routing_key for queue in settings.CELERY_TASK_QUEUES]
+    assert len(set(keys)) == len(keys) == 5
