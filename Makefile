@@ -34,6 +34,7 @@ worker: $(STAMP)
 
 ## beat: the Celery beat scheduler (nightly season ledgers)
 beat: $(STAMP)
+	mkdir -p var
 	$(BIN)/celery -A pegboard beat --loglevel INFO --schedule var/celerybeat-schedule
 
 ## serve: production shape (set DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=0)
