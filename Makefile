@@ -26,12 +26,15 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-## worker: a Celery worker (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0)
+## worker: a Celery worker on every queue (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0;
+## QUEUES=standings consumes only those, comma-separated; CONCURRENCY=4 runs more at once)
+CONCURRENCY ?= 2
 worker: $(STAMP)
-	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency 2
+	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency $(CONCURRENCY) $(if $(QUEUES),-Q $(QUEUES))
 
 ## beat: the Celery beat scheduler (nightly season ledgers)
 beat: $(STAMP)
+	mkdir -p var
 	$(BIN)/celery -A pegboard beat --loglevel INFO --schedule var/celerybeat-schedule
 
 ## serve: production shape (set DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=0)

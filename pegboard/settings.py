@@ -15,6 +15,7 @@ from celery.schedules import crontab
 from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -70,6 +71,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz and /readyz answer a load balancer's probe by any host name, over plain
+    # HTTP, with no session or throttle (pegboard/health.py).
+    "pegboard.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -85,7 +89,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 if env_bool("CSP", False):
-    MIDDLEWARE.insert(1, "csp.middleware.CSPMiddleware")
+    MIDDLEWARE.insert(2, "csp.middleware.CSPMiddleware")
 
 # A paper-card file of 50,000 lines fits; anything larger is a 413 before it is read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 5_000_000
@@ -157,7 +161,17 @@ DATABASE_URL = os.environ.get("DATABASE_URL") or DEFAULT_SQLITE_URL
 if DATABASE_URL == DEFAULT_SQLITE_URL:
     VAR_DIR.mkdir(exist_ok=True)
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+# PGBOUNCER=1: DATABASE_URL points at PgBouncer in transaction mode. A transaction may then run
+# on any server connection, so a server-side cursor (QuerySet.iterator()) could vanish between
+# two fetches: Django must not use them. PgBouncer does the pooling, so Django's own pool is
+# off unless DB_POOL=1 asks for both. (Django never prepares statements on psycopg 3 unless
+# asked, so PgBouncer's transaction mode needs nothing else.)
+PGBOUNCER = env_bool("PGBOUNCER", False)
+if PGBOUNCER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DB_POOL", not PGBOUNCER
+):
     # Django's own psycopg 3 pool; it requires CONN_MAX_AGE=0 (stack.md).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
@@ -185,9 +199,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that hangs fails a cache call in seconds (throttles then fail open and
+            # /readyz says "cache"), instead of holding the request until the client gives up.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
     }
 else:
+    # The embedded default only: one process, nothing to share. A deployment with several
+    # processes sets REDIS_URL, or throttles and the standings' queued markers are per process.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery -------------------------------------------------------------------------------------
@@ -211,6 +233,26 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("BROKER_VISIBILITY", "120"))
 }
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Named queues, so a deployment can give each kind of work its own workers (README, deploying
+# and scaling): `celery worker -Q standings` on one host, `-Q printables,imports` on another.
+# A worker started without -Q consumes every queue listed here (make worker, CI's smoke step,
+# the tests' workers): a task routed to a queue missing from this list would never run there.
+# Each queue has its own routing key: left out, every queue would be bound to the exchange
+# with the same key ("celery"), and a message published by key would reach all of them.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [
+    Queue(name, routing_key=name)
+    for name in ("celery", "standings", "printables", "seasons", "imports")
+]
+CELERY_TASK_ROUTES = {
+    "pegboard.ping": {"queue": "standings"},  # the smoke test proves the standings path
+    "scoring.recompute_standings": {"queue": "standings"},
+    "scoring.sweep_standings": {"queue": "standings"},
+    "scoring.recompute_season": {"queue": "seasons"},
+    "scoring.recompute_seasons": {"queue": "seasons"},
+    "results.build_printables": {"queue": "printables"},
+    "results.run_import": {"queue": "imports"},
+}
 # Standings converge without a new result: the sweep re-queues every event whose snapshots
 # are behind its results (after a lost task, a broker or database outage).
 STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "5"))

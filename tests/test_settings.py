@@ -76,3 +76,21 @@ def test_ci_runs_on_postgresql_and_redis():
     assert type(cache).__name__ == "RedisCache", "CI must use Redis as the cache"
     cache.set("pegboard-ci-probe", "Ștefan Țurcanu", 5)
     assert cache.get("pegboard-ci-probe") == "Ștefan Țurcanu"
+
+
+def test_pgbouncer_turns_off_server_side_cursors_and_django_s_pool():
+    probe = (
+        "import json, django; django.setup(); from django.conf import settings; "
+        "db = settings.DATABASES['default']; print(json.dumps({'pool': 'pool' in "
+        "db.get('OPTIONS', {}), 'ssc': db.get('DISABLE_SERVER_SIDE_CURSORS', False)}))"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"DB_POOL"}}
+    env |= {
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:6432/pegboard",
+        "PGBOUNCER": "1",
+        "DJANGO_SETTINGS_MODULE": "pegboard.settings",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"pool": False, "ssc": True}
