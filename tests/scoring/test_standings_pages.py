@@ -90,3 +90,90 @@ def test_the_event_page_shows_one_games_seating_at_a_time(client):
     earlier = client.get(url, {"game": 1}).content.decode()
     pair = first.tables.order_by("number").first()
     assert f"{pair.seat_a.player.name} \u2013 {pair.seat_b.player.name}" in earlier
+
+
+def test_the_standings_table_is_rendered_once_per_snapshot_version(
+    client, django_capture_on_commit_callbacks, monkeypatch
+):
+    from django.core.cache import cache
+
+    from scoring import views
+
+    cache.clear()
+    renders = []
+    real = views.render_to_string
+    monkeypatch.setattr(
+        views, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k)
+    )
+    event = event_with_field(4)
+    first, second = services.draw_next_game(event).tables.order_by("number")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_result(event, table=first, winner=first.seat_a, loser_score=88)
+    url = reverse("event-standings", args=[event.pk])
+    page = reverse("event", args=[event.pk])
+    answers = [client.get(url).content.decode() for _ in range(3)]
+    answers.append(client.get(page, {"game": 1}).content.decode())  # the page reuses it
+    assert len(renders) == 1 and answers[0] == answers[1] == answers[2]
+    assert answers[0] in answers[3] and "+33" in answers[0]
+    services.record_result(event, table=second, winner=second.seat_b, loser_score=60)
+    recompute_standings(event.pk)  # the job the commit would queue (the test never commits)
+    changed = client.get(url).content.decode()
+    assert len(renders) == 2 and "+61" in changed  # a new snapshot, rendered anew
+    client.get(url, {"find": second.seat_b.player.name})
+    client.get(url, HTTP_ACCEPT_LANGUAGE="it")
+    assert len(renders) == 4  # another window, another language: their own renders
+
+
+def test_the_standings_render_without_the_cache(client, monkeypatch):
+    from django.core.cache import cache
+
+    def down(*args, **kwargs):
+        raise ConnectionError("redis is down")
+
+    event = event_with_field(4)
+    services.draw_next_game(event)
+    monkeypatch.setattr(cache, "get", down)
+    monkeypatch.setattr(cache, "set", down)
+    answer = client.get(reverse("event-standings", args=[event.pk]))
+    assert answer.status_code == 200 and "No standings yet" in answer.content.decode()
+    assert client.get(reverse("event", args=[event.pk])).status_code == 200
+
+
+def test_find_me_matches_accented_names_whatever_their_case(
+    client, django_capture_on_commit_callbacks
+):
+    event = event_with_field(30)
+    stefan = event.entries.order_by("pk").first().player
+    stefan.name = "Ștefan Țurcanu"
+    stefan.save()
+    round_ = services.draw_next_game(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.all():
+            services.record_result(event, table=table, winner=table.seat_a, loser_score=90)
+    found = client.get(reverse("event-standings", args=[event.pk]), {"find": "ștefan"})
+    body = found.content.decode()
+    assert body.count("<tr") == 2 and "Ștefan Țurcanu" in body
+
+
+def test_a_large_games_seating_shows_its_first_tables_and_finds_a_table(client):
+    from tournaments.models import Table
+
+    event = event_with_field(150)  # 75 tables
+    services.draw_next_game(event)
+    url = reverse("event", args=[event.pk])
+    page = client.get(url).content.decode()
+    tables = Table.objects.filter(round__event=event).select_related(
+        "seat_a__player", "seat_b__player"
+    )
+    last = tables.order_by("number").last()
+    row = "{} \u2013 {}"
+    assert row.format(last.seat_a.player.name, last.seat_b.player.name) not in page
+    assert "Showing tables 1 to 60 of 75" in page and 'name="seat"' in page
+    by_name = client.get(url, {"game": 1, "seat": last.seat_b.player.name}).content.decode()
+    assert row.format(last.seat_a.player.name, last.seat_b.player.name) in by_name
+    assert "Showing tables" not in by_name
+    tenth = tables.get(number=10)
+    by_number = client.get(url, {"game": 1, "seat": "10"}).content.decode()
+    assert row.format(tenth.seat_a.player.name, tenth.seat_b.player.name) in by_number
+    every = client.get(url, {"game": 1, "tables": "all"}).content.decode()
+    assert row.format(last.seat_a.player.name, last.seat_b.player.name) in every
