@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db import connection
+from django.db.models import QuerySet
 
 from tournaments.hooks import RankedEntry
 
@@ -51,32 +52,33 @@ def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
     }
 
 
-def standings_version(event_id: int, after_game: int | None = None) -> str:
-    """What the standings of an event show right now, in one short query: the snapshot, its
-    version and when it was computed, plus the event's state that changes the page
-    (published, status, chain), which counts even before the first snapshot. Equal values
-    mean an unchanged page, so a poller can be answered 304 and a rendered table reused."""
+def standings_version(event_id: int, after_game: int | None = None) -> str | None:
+    """What the public standings of an event show right now, in one short query: the
+    snapshot, its version and when it was computed, plus the event's state that changes the
+    page (status, published, chain), which counts even before the first snapshot. Equal
+    values mean an unchanged page, so a poller can be answered 304 and a rendered table
+    reused. ``None`` when the public may not see the event (none, or a draft).
+
+    Written as SQL on purpose: every poll of every phone runs it, and building the same
+    query through the ORM cost more than running it.
+    """
     from tournaments.models import Event
 
-    snapshots = StandingsSnapshot.objects.filter(event_id=OuterRef("pk"))
-    if after_game is not None:
-        snapshots = snapshots.filter(after_game=after_game)
-    latest = snapshots.order_by("-after_game")
-    found = (
-        Event.objects.filter(pk=event_id)
-        .annotate(**{f"snapshot_{name}": Subquery(latest.values(name)[:1]) for name in _SHOWN})
-        .values_list(
-            *(f"snapshot_{name}" for name in _SHOWN),
-            "status",
-            "standings_published",
-            "tiebreakers",
-        )
-        .first()
-    )
-    return "-".join(str(part) for part in found) if found else "none"
-
-
-_SHOWN = ("pk", "version", "complete", "computed_at")  # what a snapshot's version is made of
+    after = "AND after_game = %s" if after_game is not None else ""
+    sql = f"""
+        SELECT e.status, e.standings_published, e.tiebreakers,
+               s.id, s.version, s.complete, s.computed_at
+          FROM {Event._meta.db_table} e
+          LEFT JOIN {StandingsSnapshot._meta.db_table} s ON s.id = (
+                SELECT id FROM {StandingsSnapshot._meta.db_table}
+                 WHERE event_id = e.id {after} ORDER BY after_game DESC LIMIT 1)
+         WHERE e.id = %s"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*([after_game] if after_game is not None else []), event_id])
+        found = cursor.fetchone()
+    if found is None or found[0] == Event.Status.DRAFT:
+        return None
+    return "-".join(str(part) for part in found)
 
 
 def games_with_snapshots(event_id: int) -> list[int]:
