@@ -283,10 +283,16 @@ class EventResults(EventScopedList):
     """The results of a public event game by game (GET, anyone); record (or change, with a
     reason) a table's result (POST, only a TD of the event's club)."""
 
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = ResultSerializer
     cursor_ordering = ("game_number", "table_id")
     queryset = GameResult.objects.none()
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        # Per method, so that the schema documents each one's errors as they really are.
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
