@@ -103,15 +103,13 @@ def _api_url(serializer: serializers.Serializer, name: str, *args: object) -> st
 
 
 class GameSerializer(serializers.ModelSerializer):
-    tables = serializers.IntegerField(
-        source="table_count", help_text="Tables of the game, byes included."
-    )
-    results = serializers.IntegerField(source="result_count", help_text="Tables with a result.")
+    table_count = serializers.IntegerField(help_text="Tables of the game, byes included.")
+    result_count = serializers.IntegerField(help_text="Tables with a result.")
     tables_url = serializers.SerializerMethodField(help_text="The game's tables (paginated).")
 
     class Meta:
         model = Round
-        fields = ["number", "seed", "method", "notes", "tables", "results", "tables_url"]
+        fields = ["number", "seed", "method", "notes", "table_count", "result_count", "tables_url"]
 
     def get_tables_url(self, obj: Round) -> str:
         return _api_url(self, "api-game-tables", obj.event_id, obj.number)
