@@ -15,7 +15,16 @@ urlpatterns = [
         name="api-standings",
     ),
     path(
-        "events/<int:event_id>/results/", tournaments_api.ResultCreate.as_view(), name="api-results"
+        "events/<int:event_id>/entries/", tournaments_api.EventEntries.as_view(), name="api-entries"
+    ),
+    path("events/<int:event_id>/games/", tournaments_api.EventGames.as_view(), name="api-games"),
+    path(
+        "events/<int:event_id>/games/<int:number>/tables/",
+        tournaments_api.GameTables.as_view(),
+        name="api-game-tables",
+    ),
+    path(
+        "events/<int:event_id>/results/", tournaments_api.EventResults.as_view(), name="api-results"
     ),
     path(
         "events/<int:event_id>/bracket/", tournaments_api.EventBracket.as_view(), name="api-bracket"

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import NotFound
 
-from tournaments import selectors
+from pegboard.drf import KeysetCursorPagination
+from tournaments.limits import MAX_NUMBER
 from tournaments.outcome import format_spread
 
 from .models import Standing
-from .selectors import standings_with_movement
+from .selectors import standings_event, standings_for_event, with_movement
 
 
 class StandingSerializer(serializers.ModelSerializer):
@@ -72,22 +74,32 @@ class StandingSerializer(serializers.ModelSerializer):
     ]
 )
 class EventStandings(generics.ListAPIView):
-    """The standings of an event: public once published; the event's TD sees them always."""
+    """The standings of an event, best first (rank, then entry id among the tied), a page at
+    a time: public once published; the event's TD sees them always."""
 
     serializer_class = StandingSerializer
     permission_classes = [permissions.AllowAny]
-    pagination_class = None
+    pagination_class = KeysetCursorPagination
+    cursor_ordering = ("rank", "entry_id")
+    filter_backends: list = []
 
     queryset = Standing.objects.none()  # for the schema; requests use get_queryset
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Standing.objects.none()
-        event_id = self.kwargs["event_id"]
-        event = selectors.events_directed_by(self.request.user).filter(pk=event_id).first()
+        event = standings_event(self.request.user, self.kwargs["event_id"])
         if event is None:
-            event = selectors.public_events().filter(pk=event_id, standings_published=True).first()
-        if event is None:
-            raise NotFound("No such event, or its standings are not published.")
+            raise NotFound(_("No such event, or its standings are not published."))
+        self.event = event
         after = self.request.query_params.get("after_game", "")
-        return standings_with_movement(event.pk, int(after) if after.isdigit() else None)
+        if not (after.isascii() and after.isdigit()):  # absent or not a number: the latest
+            return standings_for_event(event.pk)
+        if int(after) > MAX_NUMBER:  # no such game
+            return Standing.objects.none()
+        return standings_for_event(event.pk, int(after))
+
+    def paginate_queryset(self, queryset):
+        """The page's rows, each with its movement since the game before."""
+        page = super().paginate_queryset(queryset)
+        return with_movement(self.event.pk, page) if page is not None else None

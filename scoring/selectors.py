@@ -5,7 +5,10 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import QuerySet
 
+from tournaments import selectors as tournament_selectors
 from tournaments.hooks import RankedEntry
+from tournaments.models import Event
+from tournaments.selectors import UserLike
 
 from .models import Standing, StandingsSnapshot
 
@@ -106,11 +109,29 @@ def standings_with_movement(
             if needle in name.casefold()
         ]
         standings = standings.filter(pk__in=matching[:limit])
-    rows = list(standings[:limit])
+    return with_movement(event_id, list(standings[:limit]))
+
+
+def with_movement(event_id: int, rows: list[Standing]) -> list[Standing]:
+    """``rows`` (of one snapshot, e.g. a page of it), each given ``movement``: places gained
+    since the game before; two queries whatever the number of rows."""
     moved = movement(event_id, rows)
     for row in rows:
         row.movement = moved.get(row.entry_id, 0)  # type: ignore[attr-defined]
     return rows
+
+
+def standings_event(user: UserLike, event_id: int) -> Event | None:
+    """The event whose standings ``user`` may read: the event's TD always, anyone else once
+    the event is public and its standings are published; None otherwise."""
+    event = tournament_selectors.events_directed_by(user).filter(pk=event_id).first()
+    if event is None:
+        event = (
+            tournament_selectors.public_events()
+            .filter(pk=event_id, standings_published=True)
+            .first()
+        )
+    return event
 
 
 def current_ranking(event_id: int) -> list[RankedEntry]:

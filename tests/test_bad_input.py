@@ -1,5 +1,5 @@
 """Bad input gets a 4xx with the standard error body, never a 500: deep JSON, huge bodies,
-lone surrogates and NUL characters, absurd page numbers."""
+lone surrogates and NUL characters, absurd page numbers, forged cursors."""
 
 from __future__ import annotations
 
@@ -75,6 +75,19 @@ def test_absurd_page_numbers_are_capped_or_refused(api):
     assert capped.status_code == 200
     refused = api.get("/api/v1/events/?offset=99999999999999999999")
     assert refused.status_code == 400
+
+
+def test_forged_cursors_and_page_sizes_on_the_lists_are_4xx_or_capped(api):
+    event = event_with_field(4)
+    services.draw_next_game(event)
+    for path in ("entries/", "games/", "games/1/tables/", "results/", "standings/"):
+        url = f"/api/v1/events/{event.pk}/{path}"
+        for cursor in ("%00", "cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "\u00e9", "cD0xLjIuMy40"):
+            response = api.get(f"{url}?cursor={cursor}")
+            assert response.status_code == 404, (url, cursor, response.content[:200])
+            assert response.json()["errors"][0]["code"] == "not_found"
+        response = api.get(f"{url}?page_size=99999999999999999999&after_game=99999999999")
+        assert response.status_code == 200, (url, response.content[:200])
 
 
 def test_out_of_range_numbers_in_results_are_400(api):

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import django_filters
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django_filters import rest_framework as drf_filters
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.drf import as_validation_error
+from pegboard.drf import KeysetCursorPagination, as_validation_error
 from pegboard.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.outcome import format_spread
@@ -91,20 +95,60 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["number", "seat_a", "seat_b", "note", "result"]
 
 
+def _api_url(serializer: serializers.Serializer, name: str, *args: object) -> str:
+    """The absolute URL of API route ``name`` (relative without a request in the context)."""
+    url = reverse(name, args=args)
+    request = serializer.context.get("request")
+    return request.build_absolute_uri(url) if request is not None else url
+
+
 class GameSerializer(serializers.ModelSerializer):
-    tables = TableSerializer(many=True, read_only=True)
+    table_count = serializers.IntegerField(help_text="Tables of the game, byes included.")
+    result_count = serializers.IntegerField(help_text="Tables with a result.")
+    tables_url = serializers.SerializerMethodField(help_text="The game's tables (paginated).")
 
     class Meta:
         model = Round
-        fields = ["number", "seed", "notes", "tables"]
+        fields = ["number", "seed", "method", "notes", "table_count", "result_count", "tables_url"]
+
+    def get_tables_url(self, obj: Round) -> str:
+        return _api_url(self, "api-game-tables", obj.event_id, obj.number)
 
 
 class EventDetailSerializer(EventSerializer):
-    entries = EntrySerializer(many=True, read_only=True)
-    games = GameSerializer(many=True, read_only=True, source="rounds")
+    """An event with counts and the links to its lists, never the lists themselves."""
+
+    entry_count = serializers.IntegerField(help_text="Entries, withdrawn ones included.")
+    game_count = serializers.IntegerField(help_text="Released games.")
+    entries_url = serializers.SerializerMethodField(help_text="The entries (paginated).")
+    games_url = serializers.SerializerMethodField(help_text="The released games (paginated).")
+    results_url = serializers.SerializerMethodField(help_text="The results (paginated).")
+    standings_url = serializers.SerializerMethodField(
+        help_text="The standings (paginated; 404 while they are not published)."
+    )
 
     class Meta(EventSerializer.Meta):
-        fields = [*EventSerializer.Meta.fields, "entries", "games"]
+        fields = [
+            *EventSerializer.Meta.fields,
+            "entry_count",
+            "game_count",
+            "entries_url",
+            "games_url",
+            "results_url",
+            "standings_url",
+        ]
+
+    def get_entries_url(self, obj: Event) -> str:
+        return _api_url(self, "api-entries", obj.pk)
+
+    def get_games_url(self, obj: Event) -> str:
+        return _api_url(self, "api-games", obj.pk)
+
+    def get_results_url(self, obj: Event) -> str:
+        return _api_url(self, "api-results", obj.pk)
+
+    def get_standings_url(self, obj: Event) -> str:
+        return _api_url(self, "api-standings", obj.pk)
 
 
 class EventFilter(django_filters.FilterSet):
@@ -129,24 +173,84 @@ class EventList(generics.ListAPIView):
 
 
 class EventDetail(generics.RetrieveAPIView):
-    """One public event with its entries and every game's tables and results."""
+    """One public event: its fields, how many entries and games it has, and the links to
+    its entries, games, results and standings (each a paginated list)."""
 
     serializer_class = EventDetailSerializer
     permission_classes = [permissions.AllowAny]
     lookup_url_kwarg = "event_id"
 
     def get_object(self) -> Event:
-        event = selectors.public_event(self.kwargs["event_id"])
-        return (
-            Event.objects.filter(pk=event.pk)
-            .select_related("club", "match_point_format")
-            .prefetch_related(
-                "entries__player",
-                Prefetch("rounds", queryset=Round.objects.filter(status=Round.Status.RELEASED)),
-                "rounds__tables__result__table__round",
-            )
-            .get()
-        )
+        return selectors.public_event_summary(self.kwargs["event_id"])
+
+
+class EventScopedList(generics.ListAPIView):
+    """A paginated list of one public event (404 for a draft or a missing one), by cursor."""
+
+    permission_classes = [permissions.AllowAny]
+    pagination_class = KeysetCursorPagination
+    filter_backends: list = []
+
+    def event(self) -> Event:
+        """The public event of the URL, read once per request."""
+        if not hasattr(self, "_event"):
+            self._event = selectors.public_event(self.kwargs["event_id"])
+        return self._event
+
+
+class EventEntries(EventScopedList):
+    """The entries of a public event, in entry order."""
+
+    serializer_class = EntrySerializer
+    cursor_ordering = ("id",)
+    queryset = Entry.objects.none()  # for the schema; requests use get_queryset
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        return selectors.api_entries(self.event())
+
+
+class EventGames(EventScopedList):
+    """The released games of a public event with their counts, without their tables."""
+
+    serializer_class = GameSerializer
+    cursor_ordering = ("number",)
+    queryset = Round.objects.none()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        return selectors.public_games(self.event())
+
+
+class TableFilter(django_filters.FilterSet):
+    open = drf_filters.BooleanFilter(  # the DRF flavour reads 1/0 as well as true/false
+        method="filter_open", label=_lazy("Only the tables without a result (open=1).")
+    )
+
+    class Meta:
+        model = Table
+        fields = ["open"]
+
+    def filter_open(self, queryset: QuerySet[Table], name: str, value: bool) -> QuerySet[Table]:
+        return queryset.filter(result__isnull=value)
+
+
+class GameTables(EventScopedList):
+    """The tables of a released game with their seats (entry ids) and results, by number, the
+    byes last; ``?open=1`` keeps the tables still without a result."""
+
+    serializer_class = TableSerializer
+    cursor_ordering = ("place", "id")
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = TableFilter
+    queryset = Table.objects.none()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Table.objects.none()
+        return selectors.game_tables(selectors.public_game(self.event(), self.kwargs["number"]))
 
 
 class ResultInput(serializers.Serializer):
@@ -173,11 +277,25 @@ class ResultInput(serializers.Serializer):
     )
 
 
-class ResultCreate(generics.GenericAPIView):
-    """Record (or change, with a reason) a table's result. Only a TD of the event's club."""
+class EventResults(EventScopedList):
+    """The results of a public event game by game (GET, anyone); record (or change, with a
+    reason) a table's result (POST, only a TD of the event's club)."""
 
-    permission_classes = [permissions.IsAuthenticated]
-    serializer_class = ResultInput
+    serializer_class = ResultSerializer
+    cursor_ordering = ("game_number", "table_id")
+    queryset = GameResult.objects.none()
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        # Per method, so that the schema documents each one's errors as they really are.
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return GameResult.objects.none()
+        return selectors.event_results(self.event())
 
     @extend_schema(request=ResultInput, responses={201: ResultSerializer})
     def post(self, request: Request, event_id: int) -> Response:

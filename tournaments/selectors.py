@@ -5,17 +5,30 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db.models import Count, F, Prefetch, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models import (
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, RowNumber
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _lazy
 
+from .limits import MAX_NUMBER
 from .models import (
     Bracket,
     Club,
     Entry,
     Event,
     ForbiddenPair,
+    GameResult,
     PlayoffMatch,
     Round,
     StoppaSeat,
@@ -297,3 +310,87 @@ def stoppa_can_redraw(event: Event, round_: Round) -> bool:
         and event.status != Event.Status.FINISHED
         and not round_.stoppa_tables.filter(entered_at__isnull=False).exists()
     )
+
+
+# The API's lists: each a queryset the cursor pagination orders by a unique key and cuts into
+# pages, so a page costs the same few queries at 100 players or at 20,000.
+
+
+def _count(queryset: QuerySet, outer: str) -> Coalesce:
+    """A correlated ``COUNT(*)`` of ``queryset`` rows whose ``outer`` is the outer row."""
+    counted = (
+        queryset.filter(**{outer: OuterRef("pk")})
+        .order_by()
+        .values(outer)
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def public_event_summary(event_id: int) -> Event:
+    """A public event (or 404) with ``entry_count`` and ``game_count`` (released games), in
+    one query: what the event's API answer shows instead of its lists."""
+    event = (
+        public_events()
+        .filter(pk=event_id)
+        .annotate(
+            entry_count=_count(Entry.objects.all(), "event"),
+            game_count=_count(Round.objects.filter(status=Round.Status.RELEASED), "event"),
+        )
+        .first()
+    )
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+def public_games(event: Event) -> QuerySet[Round]:
+    """The released games of an event, each with ``table_count`` (byes included) and
+    ``result_count``."""
+    return (
+        event.rounds.filter(status=Round.Status.RELEASED)
+        .annotate(
+            table_count=_count(Table.objects.all(), "round"),
+            result_count=_count(GameResult.objects.all(), "table__round"),
+        )
+        .order_by("number")
+    )
+
+
+def public_game(event: Event, number: int) -> Round:
+    """Released game ``number`` of ``event`` or 404 (a draft is the TD's alone)."""
+    round_ = event.rounds.filter(number=number, status=Round.Status.RELEASED).first()
+    if round_ is None:
+        raise Http404("No such game.")
+    return round_
+
+
+def game_tables(round_: Round, *, open_only: bool = False) -> QuerySet[Table]:
+    """A game's tables with their results, each with ``place``: its number, the byes (which
+    have none) after the numbered tables. ``open_only`` keeps the tables without a result."""
+    tables = Table.objects.filter(round=round_)
+    if open_only:
+        tables = tables.filter(result__isnull=True)
+    return (
+        tables.select_related("round", "result")
+        .annotate(place=Coalesce("number", Value(MAX_NUMBER + 1)))
+        .order_by("place", "pk")
+    )
+
+
+def event_results(event: Event) -> QuerySet[GameResult]:
+    """The results of an event's released games, each with ``game_number``, game by game."""
+    return (
+        GameResult.objects.filter(
+            table__round__event=event, table__round__status=Round.Status.RELEASED
+        )
+        .select_related("table__round")
+        .annotate(game_number=F("table__round__number"))
+        .order_by("game_number", "table_id")
+    )
+
+
+def api_entries(event: Event) -> QuerySet[Entry]:
+    """The entries of an event with their players, in entry order (the API's)."""
+    return event.entries.select_related("player").order_by("pk")

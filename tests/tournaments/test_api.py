@@ -34,8 +34,10 @@ def test_events_and_standings_are_public(api, night, django_capture_on_commit_ca
     listing = api.get(reverse("api-events")).json()
     assert [e["id"] for e in listing["results"]] == [event.pk]
     detail = api.get(reverse("api-event", args=[event.pk])).json()
-    assert len(detail["entries"]) == 4 and detail["games"][0]["number"] == 1
-    standings = api.get(reverse("api-standings", args=[event.pk])).json()
+    assert (detail["entry_count"], detail["game_count"]) == (4, 1)
+    games = api.get(detail["games_url"]).json()["results"]
+    assert [g["number"] for g in games] == [1]
+    standings = api.get(detail["standings_url"]).json()["results"]
     assert standings[0]["entry"] == table.seat_a_id
     assert standings[0]["display"] == "2/1 +26"
 

@@ -526,7 +526,7 @@ def test_api_td_posts_nets_and_deals(running, td_user):
     assert response.status_code == 400 and response.json()["errors"][0]["code"] == "unknown_table"
 
     recompute_standings(event.pk)
-    standings = api.get(reverse("api-standings", args=[event.pk])).json()
+    standings = api.get(reverse("api-standings", args=[event.pk])).json()["results"]
     assert sum(row["chips"] for row in standings) == 0
     assert all(row["sessions_won"] is not None for row in standings)
 
