@@ -69,7 +69,8 @@ class Run:
 
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)  # decoded bytes
+    wire: list[int] = field(default_factory=list)  # bytes sent (gzip, as a browser asks)
     errors: dict[int, int] = field(default_factory=dict)
 
     @property
@@ -105,6 +106,10 @@ class Row:
         return self.median(lambda r: statistics.median(r.sizes) if r.sizes else 0)
 
     @property
+    def wire(self) -> float:
+        return self.median(lambda r: statistics.median(r.wire) if r.wire else 0)
+
+    @property
     def errors(self) -> dict[int, int]:
         total: dict[int, int] = {}
         for r in self.runs:
@@ -133,6 +138,7 @@ async def closed_loop(session, base: str, make, clients: int, seconds: float) ->
                 run.errors[response.status] = run.errors.get(response.status, 0) + 1
             run.latencies.append(elapsed)
             run.sizes.append(len(body))
+            run.wire.append(int(response.headers.get("Content-Length", len(body))))
 
     start = time.perf_counter()
     await asyncio.gather(*(client() for _ in range(clients)))
@@ -487,14 +493,15 @@ def print_table(args, rows: list[Row], snapshot: dict) -> None:
         f"{args.seconds:g} s"
     )
     print(
-        "| endpoint | clients | req/s | x login | p50 ms | p95 ms | response KB | errors |\n"
-        "|---|---|---|---|---|---|---|---|"
+        "| endpoint | clients | req/s | x login | p50 ms | p95 ms | KB | KB sent | errors |\n"
+        "|---|---|---|---|---|---|---|---|---|"
     )
     for r in rows:
         errors = ", ".join(f"{n} x {code}" for code, n in sorted(r.errors.items())) or "0"
         print(
             f"| {r.name} | {r.clients} | {r.rate:.0f} | {r.rate / base[r.clients]:.2f} | "
-            f"{r.p50 * 1000:.1f} | {r.p95 * 1000:.1f} | {r.size / 1024:.1f} | {errors} |"
+            f"{r.p50 * 1000:.1f} | {r.p95 * 1000:.1f} | {r.size / 1024:.1f} | "
+            f"{r.wire / 1024:.1f} | {errors} |"
         )
     kept = (
         ""
@@ -588,6 +595,7 @@ def main() -> None:
                                 "p50_ms": round(r.p50 * 1000, 1),
                                 "p95_ms": round(r.p95 * 1000, 1),
                                 "kb": round(r.size / 1024, 1),
+                                "kb_sent": round(r.wire / 1024, 1),
                                 "errors": r.errors,
                             }
                             for r in rows

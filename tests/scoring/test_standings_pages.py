@@ -177,3 +177,22 @@ def test_a_large_games_seating_shows_its_first_tables_and_finds_a_table(client):
     assert row.format(tenth.seat_a.player.name, tenth.seat_b.player.name) in by_number
     every = client.get(url, {"game": 1, "tables": "all"}).content.decode()
     assert row.format(last.seat_a.player.name, last.seat_b.player.name) in every
+
+
+def test_a_phone_gets_the_standings_compressed_and_its_poll_still_gets_a_304(
+    client, django_capture_on_commit_callbacks
+):
+    import gzip
+
+    event = event_with_field(30, name="Brașov")
+    round_ = services.draw_next_game(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.all():
+            services.record_result(event, table=table, winner=table.seat_a, loser_score=90)
+    url = reverse("event-standings", args=[event.pk])
+    answer = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert answer["Content-Encoding"] == "gzip"
+    body = gzip.decompress(answer.content).decode()
+    assert len(answer.content) < len(body) / 3 and body.count("<tr") == 31
+    again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=answer["ETag"])
+    assert again.status_code == 304
