@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from pegboard.drf import KeysetCursorPagination
 from tournaments.limits import MAX_NUMBER
 from tournaments.outcome import format_spread
 
 from .models import Standing
-from .selectors import standings_event, standings_for_event, with_movement
+from .selectors import standings_event, standings_for_event, standings_version, with_movement
+
+ANSWERED_FOR = 3600  # seconds a public standings page stays in the cache
 
 
 class StandingSerializer(serializers.ModelSerializer):
@@ -84,6 +92,33 @@ class EventStandings(generics.ListAPIView):
     filter_backends: list = []
 
     queryset = Standing.objects.none()  # for the schema; requests use get_queryset
+
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        """A public page of the standings is built once per snapshot version and then read
+        from the cache, with the version as its ETag (an unchanged poll is a 304). A signed-in
+        reader (the TD may see unpublished standings) is answered fresh."""
+        if request.user.is_authenticated:
+            return super().list(request, *args, **kwargs)
+        after = request.query_params.get("after_game", "")
+        after_game = int(after) if after.isascii() and after.isdigit() else None
+        version = standings_version(self.kwargs["event_id"], after_game)
+        if version is None:
+            raise NotFound(_("No such event, or its standings are not published."))
+        etag = hashlib.blake2b(
+            f"{version}|{request.META.get('QUERY_STRING', '')}".encode(), digest_size=12
+        ).hexdigest()
+        if etag in request.headers.get("If-None-Match", "").replace("W/", ""):
+            return Response(status=304, headers={"ETag": f'"{etag}"'})
+        key = f"standings-api:{self.kwargs['event_id']}:{etag}"
+        try:
+            data = cache.get(key)
+        except Exception:  # the cache is down: answer fresh
+            data = None
+        if data is None:
+            data = super().list(request, *args, **kwargs).data
+            with contextlib.suppress(Exception):
+                cache.set(key, data, ANSWERED_FOR)
+        return Response(data, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):

@@ -328,3 +328,23 @@ def test_a_page_costs_the_same_queries_for_2_rows_or_100(api, django_assert_max_
         assert counts[0] == counts[1], (name, counts)
         with django_assert_max_num_queries(5):  # standings: event, snapshot, page, movement x2
             api.get(url + "?page_size=100")
+
+
+def test_a_public_standings_page_is_built_once_per_version_and_polled_by_etag(
+    api, night, django_assert_max_num_queries
+):
+    url = reverse("api-standings", args=[night.pk])
+    first = api.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    with django_assert_max_num_queries(1):  # the version; the page comes from the cache
+        again = api.get(url)
+    assert again.json() == first.json()
+    assert api.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    table = (
+        night.rounds.get(number=2).tables.filter(result__isnull=True).exclude(seat_b=None).first()
+    )
+    services.record_result(night, table=table, winner=table.seat_a, loser_score=70)
+    recompute_standings(night.pk)
+    changed = api.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed.json()["results"][0]["version"] > first.json()["results"][0]["version"]
