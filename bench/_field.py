@@ -1,6 +1,7 @@
-"""A large bench event built in bulk: N players, G played games, and games drawn but open.
+"""What the benches share: a large event built in bulk (N players, G played games, and games
+drawn but open), the command of a real Celery worker, percentiles.
 
-Shared by ``bench/standings.py`` and ``bench/load.py``. Django must be set up first. Seats
+Used by ``bench/standings.py`` and ``bench/load.py``. Django must be set up first. Seats
 come from the qualifying generator (no repeats), results are random but valid ACC results,
 and the tables' statistics are refreshed at the end, as the services do after a bulk import.
 """
@@ -8,6 +9,31 @@ and the tables' statistics are refreshed at the end, as the services do after a 
 from __future__ import annotations
 
 import random
+import sys
+
+# A real worker as the benches start it: one process, every queue, quiet.
+WORKER_COMMAND = [
+    sys.executable,
+    "-m",
+    "celery",
+    "-A",
+    "pegboard",
+    "worker",
+    "--pool",
+    "solo",
+    "--loglevel",
+    "WARNING",
+    "--without-gossip",
+    "--without-mingle",
+]
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of ``values`` (nearest rank; NaN for none)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def seat_games(ids: list[int], games: int, *, seed: int = 7) -> list:

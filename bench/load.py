@@ -1,13 +1,14 @@
 """Load test of the production shape on a 1,000-player event: `make bench-load`.
 
-    python bench/load.py [--players 1000] [--games 22] [--seconds 10] [--runs 3]
-                         [--clients 10,50] [--rate 50] [--growth 100,1000,5000] [--json]
+    python bench/load.py [--players 1000] [--games 22] [--seconds 6] [--runs 3]
+                         [--clients 1,10,50] [--rate 50] [--growth 100,1000,5000] [--json]
 
 It starts what a club's server runs (gunicorn with 2 workers, DEBUG=0, PostgreSQL, Redis as
 cache and broker, a real Celery worker) on loopback ports, builds the event in a scratch
 database of its own (`pegboard_load`, dropped and made anew), and drives it with a small
 asyncio client (aiohttp; bounded in time and count, 127.0.0.1 only). Every figure is the median
-of RUNS runs of SECONDS each, and every rate is also printed as a ratio to the login page
+of RUNS runs of SECONDS each (1 client: the time to render; 10 and 50: under load, where a
+request also waits for one of the 2 workers), and every rate is also printed as a ratio to the login page
 measured in the same run on the same server (the baseline: a page that reads nothing of the
 event). The client shares the machine's cores with the server, as it does for the baseline.
 
@@ -44,6 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _field import WORKER_COMMAND, percentile  # noqa: E402 (bench/ is the script's folder)
+
 PG = "postgres://postgres@127.0.0.1:5432"
 DB_NAME = "pegboard_load"
 BROKER = "redis://127.0.0.1:6379/10"
@@ -54,13 +57,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 @dataclass
@@ -118,22 +114,32 @@ class Row:
         return total
 
 
-async def closed_loop(session, base: str, make, clients: int, seconds: float) -> Run:
+async def closed_loop(
+    session, base: str, make, clients: int, seconds: float, *, before=None, etags=False
+) -> Run:
     """``clients`` clients, each sending its next request as soon as the last is answered,
-    for ``seconds`` (or until ``make`` has no more requests)."""
+    for ``seconds`` (or until ``make`` has no more requests). ``before`` runs before every
+    request; with ``etags`` each client sends the ETag of its last answer, as a browser does
+    with a page that polls."""
     run = Run()
     stop_at = time.perf_counter() + seconds
 
     async def client():
+        last_etag = ""
         while time.perf_counter() < stop_at:
             request = make()
             if request is None:
                 return
             method, path, kwargs = request
+            if etags and last_etag:
+                kwargs = kwargs | {"headers": {"If-None-Match": last_etag}}
+            if before is not None:
+                before()
             start = time.perf_counter()
             async with session.request(method, base + path, **kwargs) as response:
                 body = await response.read()
             elapsed = time.perf_counter() - start
+            last_etag = response.headers.get("ETag", last_etag)
             if response.status >= 400:
                 run.errors[response.status] = run.errors.get(response.status, 0) + 1
             run.latencies.append(elapsed)
@@ -144,6 +150,29 @@ async def closed_loop(session, base: str, make, clients: int, seconds: float) ->
     await asyncio.gather(*(client() for _ in range(clients)))
     run.seconds = time.perf_counter() - start
     return run
+
+
+async def reports_in_background(session, base: str, requests, rate: float, stop: asyncio.Event):
+    """Players' reports at ``rate`` a second until ``stop`` (not counted in any row)."""
+    start = time.perf_counter()
+    n = 0
+    pending = set()
+    while not stop.is_set():
+        request = next(requests, None)
+        if request is None:
+            break
+        method, path, kwargs = request
+
+        async def send(method=method, path=path, kwargs=kwargs):
+            async with session.request(method, base + path, **kwargs) as response:
+                await response.read()
+
+        task = asyncio.create_task(send())
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+        n += 1
+        await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))
+    await asyncio.gather(*pending)
 
 
 class Server:
@@ -180,20 +209,7 @@ class Server:
         )
         spawn(
             "worker",
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "pegboard",
-                "worker",
-                "--pool",
-                "solo",
-                "--loglevel",
-                "WARNING",
-                "--without-gossip",
-                "--without-mingle",
-            ],
+            WORKER_COMMAND,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -312,15 +328,19 @@ async def commit_to_snapshot(session, base, event, items, rate: float, seconds: 
     poller.start()
     failures = 0
 
+    waited: list[float] = []  # each confirming report's own response time
+
     async def confirm(item):
         nonlocal failures
         method, path, kwargs = body(item)
+        sent = time.perf_counter()
         async with session.request(method, base + path, **kwargs) as response:
             await response.read()
             if response.status >= 400:
                 failures += 1
             else:
                 answered.append(time.perf_counter())
+                waited.append(answered[-1] - sent)
 
     tasks = []
     start = time.perf_counter()
@@ -348,6 +368,8 @@ async def commit_to_snapshot(session, base, event, items, rate: float, seconds: 
         "never_shown": len(answered) - len(latencies),
         "p50_seconds": round(percentile(latencies, 50), 3),
         "p95_seconds": round(percentile(latencies, 95), 3),
+        "report_p50_ms": round(percentile(waited, 50) * 1000, 1),
+        "report_p95_ms": round(percentile(waited, 95) * 1000, 1),
     }
 
 
@@ -382,48 +404,67 @@ def report_request(item) -> tuple[str, str, dict]:
 
 
 def scenarios(event, demo, games: int, cookie: str):
-    """(name, request maker) for each row of the table ("reports" and "etag" are made per
-    run: reports are consumed, the ETag is the fragment's current one)."""
+    """(name, request maker, options) for each row of the table. Makers named by a string
+    are made per run: "reports" are consumed, "etag" is the fragment's current ETag.
+    Options: ``clients`` (only these concurrencies), ``flush`` (the cache is emptied before
+    every request: the cost of a render), ``etags`` and ``reports_per_second`` (pollers that
+    keep their ETag while reports arrive)."""
     hand = {"hand": "5H 5C 5S JD", "starter": "5D"}
 
     def get(path: str, **kwargs):
         return lambda: ("GET", path, kwargs)
 
     e = event.pk
+    fragment = f"/events/{e}/standings/"
     return [
-        ("login page (baseline)", get("/accounts/login/")),
-        ("cribbage hand API", lambda: ("POST", "/api/v1/cribbage/hand", {"json": hand})),
-        ("player reports a result", "reports"),
-        ("public event page", get(f"/events/{e}/")),
-        ("event detail API", get(f"/api/v1/events/{e}/")),
-        ("standings fragment (rendered)", get(f"/events/{e}/standings/")),
-        ("standings poll, unchanged (304)", "etag"),
-        ("find me", get(f"/events/{e}/standings/?find=Player 00500")),
-        ("standings API", get(f"/api/v1/events/{e}/standings/")),
+        ("login page (baseline)", get("/accounts/login/"), {}),
+        ("cribbage hand API", lambda: ("POST", "/api/v1/cribbage/hand", {"json": hand}), {}),
+        ("player reports a result", "reports", {}),
+        ("public event page", get(f"/events/{e}/"), {}),
+        ("event detail API", get(f"/api/v1/events/{e}/"), {}),
         (
-            "TD game page",
-            get(f"/td/events/{e}/games/{games}/", cookies={"sessionid": cookie}),
+            "standings fragment, rendered (cache emptied)",
+            get(fragment),
+            {"clients": [1], "flush": True},
         ),
-        ("demo night (24): public event page", get(f"/events/{demo.pk}/")),
+        ("standings fragment, same snapshot", get(fragment), {}),
+        ("standings poll, unchanged (304)", "etag", {}),
+        (
+            "standings poll while 20 reports/s arrive",
+            get(fragment),
+            {"etags": True, "reports_per_second": 20},
+        ),
+        ("find me", get(f"{fragment}?find=Player 00500"), {}),
+        ("standings API", get(f"/api/v1/events/{e}/standings/"), {}),
+        (
+            "standings API, rendered (cache emptied)",
+            get(f"/api/v1/events/{e}/standings/"),
+            {"clients": [1], "flush": True},
+        ),
+        ("TD game page", get(f"/td/events/{e}/games/{games}/", cookies={"sessionid": cookie}), {}),
+        ("demo night (24): public event page", get(f"/events/{demo.pk}/"), {}),
     ]
 
 
 async def measure(args, server: Server, event, demo, items, cookie) -> list[Row]:
     import aiohttp
+    import redis
 
     rows: list[Row] = []
-    limits = aiohttp.TCPConnector(limit=max(args.clients) + 10)
+    limits = aiohttp.TCPConnector(limit=max(args.clients) + 20)
     timeout = aiohttp.ClientTimeout(total=120)
+    cache = redis.Redis.from_url(CACHE)
     async with aiohttp.ClientSession(connector=limits, timeout=timeout) as session:
         fragment = f"/events/{event.pk}/standings/"
-        for name, make in scenarios(event, demo, args.games, cookie):
+        for name, make, options in scenarios(event, demo, args.games, cookie):
             if args.only and args.only not in name and not name.startswith("login"):
                 continue
-            for clients in args.clients:
+            for clients in options.get("clients", args.clients):
                 runs = []
                 for _ in range(args.runs):
-                    if make == "reports":
+                    if make == "reports" or options.get("reports_per_second"):
                         reset_reports(event, args.games)
+                    if make == "reports":
                         queue = iter(report_request(i) for i in items)
                         make_run = lambda q=queue: next(q, None)  # noqa: E731
                     elif make == "etag":
@@ -433,9 +474,32 @@ async def measure(args, server: Server, event, demo, items, cookie) -> list[Row]
                         make_run = lambda h=headers: ("GET", fragment, {"headers": h})  # noqa: E731
                     else:
                         make_run = make
+                    stop = asyncio.Event()
+                    background = None
+                    if options.get("reports_per_second"):
+                        background = asyncio.create_task(
+                            reports_in_background(
+                                session,
+                                server.base,
+                                (report_request(i) for i in items),
+                                options["reports_per_second"],
+                                stop,
+                            )
+                        )
                     runs.append(
-                        await closed_loop(session, server.base, make_run, clients, args.seconds)
+                        await closed_loop(
+                            session,
+                            server.base,
+                            make_run,
+                            clients,
+                            args.seconds,
+                            before=cache.flushdb if options.get("flush") else None,
+                            etags=options.get("etags", False),
+                        )
                     )
+                    stop.set()
+                    if background is not None:
+                        await background
                 rows.append(Row(name, clients, runs))
                 print(f"  measured: {name}, {clients} clients", file=sys.stderr)
         reset_reports(event, args.games)
@@ -487,6 +551,7 @@ async def growth(args, server: Server, sizes: list[int]) -> dict:
 
 def print_table(args, rows: list[Row], snapshot: dict) -> None:
     base = {r.clients: r.rate for r in rows if r.name.startswith("login page")}
+    base |= {c: base.get(1, float("nan")) for c in {r.clients for r in rows} - set(base)}
     print(
         f"\nproduction shape: gunicorn 2 workers, DEBUG=0, PostgreSQL, Redis, a Celery worker; "
         f"{args.players} players x {args.games} games; medians of {args.runs} runs of "
@@ -512,7 +577,9 @@ def print_table(args, rows: list[Row], snapshot: dict) -> None:
         f"\ncommit -> published snapshot, {snapshot['confirmed']} confirming reports offered at "
         f"{snapshot['offered_per_second']:g}/s, achieved {snapshot['achieved_per_second']}/s{kept}: "
         f"p50 {snapshot['p50_seconds']} s, p95 {snapshot['p95_seconds']} s "
-        f"(failed {snapshot['failed']}, never shown {snapshot['never_shown']})"
+        f"(failed {snapshot['failed']}, never shown {snapshot['never_shown']}); "
+        f"the reports' own answers: p50 {snapshot['report_p50_ms']} ms, "
+        f"p95 {snapshot['report_p95_ms']} ms"
     )
 
 
@@ -522,9 +589,9 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=22)
-    parser.add_argument("--seconds", type=float, default=10.0, help="length of each run")
+    parser.add_argument("--seconds", type=float, default=6.0, help="length of each run")
     parser.add_argument("--runs", type=int, default=3, help="runs per row (medians)")
-    parser.add_argument("--clients", default="10,50", help="concurrencies, comma-separated")
+    parser.add_argument("--clients", default="1,10,50", help="concurrencies, comma-separated")
     parser.add_argument("--rate", type=float, default=50.0, help="reports/s, commit -> snapshot")
     parser.add_argument("--growth", default="", help="field sizes for the growth exponent")
     parser.add_argument("--only", default="", help="measure only rows whose name has this")

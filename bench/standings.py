@@ -30,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _field import WORKER_COMMAND, percentile  # noqa: E402 (bench/ is the script's folder)
+
 
 def timed(fn, repeat: int = 5) -> tuple[float, float, float]:
     """Median, fastest and slowest wall time of ``repeat`` runs, in seconds (the median is
@@ -49,11 +51,6 @@ def best_of(fn, repeat: int = 5) -> float:
 
 def spread(t: tuple[float, float, float]) -> str:
     return f"{t[0] * 1000:8.1f} ms (runs {t[1] * 1000:.1f}-{t[2] * 1000:.1f})"
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -228,20 +225,7 @@ def commit_to_snapshot(args, event, services, app):
     app.control.purge()
     env = dict(os.environ)
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "pegboard",
-            "worker",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "WARNING",
-            "--without-gossip",
-            "--without-mingle",
-        ],
+        WORKER_COMMAND,
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
