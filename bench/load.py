@@ -511,31 +511,42 @@ async def measure(args, server: Server, event, demo, items, cookie) -> list[Row]
 
 
 async def growth(args, server: Server, sizes: list[int]) -> dict:
-    """p50 of the public answers at each field size (10 clients), and the growth exponent."""
+    """p50 of the public answers at each field size (one client: the time to answer, no
+    queue), and the growth exponent of each."""
     import aiohttp
+    import redis
 
     from results.services import keys_for
 
+    cache = redis.Redis.from_url(CACHE)
     found: dict[str, dict[int, float]] = {}
     async with aiohttp.ClientSession() as session:
         for size in sizes:
             event = build(size, args.games, 1, f"Growth {size}")
             key = next(iter(keys_for(list(event.entries.all()[:1])).values()))
-            paths = {
-                "public event page": f"/events/{event.pk}/",
-                "standings fragment": f"/events/{event.pk}/standings/",
-                "event detail API": f"/api/v1/events/{event.pk}/",
-                "standings API": f"/api/v1/events/{event.pk}/standings/",
-                "player page": f"/k/{key}/",
+            e = event.pk
+            answers = {  # name: (path, cache emptied before each request)
+                "public event page": (f"/events/{e}/", False),
+                "public event page, standings rendered": (f"/events/{e}/", True),
+                "standings fragment (cached)": (f"/events/{e}/standings/", False),
+                "standings fragment, rendered": (f"/events/{e}/standings/", True),
+                "event detail API": (f"/api/v1/events/{e}/", False),
+                "standings API, rendered": (f"/api/v1/events/{e}/standings/", True),
+                "player page": (f"/k/{key}/", False),
             }
-            for name, path in paths.items():
+            for name, (path, flush) in answers.items():
                 runs = [
                     await closed_loop(
-                        session, server.base, lambda p=path: ("GET", p, {}), 10, args.seconds / 2
+                        session,
+                        server.base,
+                        lambda p=path: ("GET", p, {}),
+                        1,
+                        args.seconds / 2,
+                        before=cache.flushdb if flush else None,
                     )
                     for _ in range(args.runs)
                 ]
-                found.setdefault(name, {})[size] = Row(name, 10, runs).p50
+                found.setdefault(name, {})[size] = Row(name, 1, runs).p50
             print(f"  measured growth at {size} players", file=sys.stderr)
     exponents = {}
     for name, by_size in found.items():
@@ -643,7 +654,7 @@ def main() -> None:
         if args.growth:
             app.conf.task_always_eager = True
             grown = asyncio.run(growth(args, server, [int(n) for n in args.growth.split(",")]))
-            print("\ngrowth of p50 with the field (10 clients):")
+            print("\ngrowth of p50 with the field (1 client):")
             sizes = list(next(iter(grown["p50_seconds"].values())))
             print("| answer | " + " | ".join(f"{n} players" for n in sizes) + " | exponent |")
             print("|---|" + "---|" * (len(sizes) + 1))
