@@ -15,9 +15,8 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
-    Window,
 )
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -132,11 +131,9 @@ def rounds_with_tables(
             Q(seat_a__player__name__icontains=find) | Q(seat_b__player__name__icontains=find)
         )
     if limit is not None:
-        # The first tables of each game (a sliced queryset cannot be prefetched as a
-        # relation; a window does the same in the database).
-        tables = tables.annotate(
-            place=Window(RowNumber(), partition_by=F("round_id"), order_by=F("number").asc())
-        ).filter(place__lte=limit)
+        # The first tables of each game, and its bye: a draw numbers its tables from 1 (the
+        # bye has no number), so this reads them by index instead of ranking all 500.
+        tables = tables.filter(Q(number__lte=limit) | Q(number__isnull=True))
     rounds = event.rounds.order_by("number").annotate(table_count=Count("tables"))
     if released_only:
         rounds = rounds.filter(status=Round.Status.RELEASED)
