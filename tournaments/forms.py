@@ -476,7 +476,8 @@ class UserForm(ServiceForm):
 
 class _FormatChoices(forms.ModelChoiceField):
     def label_from_instance(self, obj):
-        return f"{obj.name} ({obj.summary})"
+        # The built-in formats' names carry their points already: "ACC tournament rules (2 / 3)".
+        return obj.name
 
 
 class ClubDefaultsForm(ServiceForm):

@@ -65,6 +65,9 @@ def _td_event_page(
     status: int = 200,
 ) -> HttpResponse:
     latest = selectors.latest_round(event)
+    # A refused name like the club's players: those players, to pick instead.
+    candidates = getattr(register_form, "candidates", [])
+    entered = set(event.entries.filter(player__in=candidates).values_list("player_id", flat=True))
     return render(
         request,
         "tournaments/td_event.html",
@@ -77,9 +80,8 @@ def _td_event_page(
             "import_form": import_form or RosterImportForm(),
             "import_report": report,
             "focus": focus or register_form is not None,
-            # A refused name like the club's players: those players, to pick instead.
-            "candidates": getattr(register_form, "candidates", []),
-            "entered": set(),
+            "candidates": candidates,
+            "entered": entered,
             "format_form": FormatForm(
                 initial={
                     "kind": event.kind,

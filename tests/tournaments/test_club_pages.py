@@ -156,6 +156,9 @@ def test_td_sets_the_default_format_and_ranking_chain(td_client, club):
     assert response.status_code == 400 and "Unknown tiebreaker" in response.content.decode()
     club.refresh_from_db()
     assert club.default_chains == before
+    assert td_client.post(chain_url, {"chain_op": "reset"}).status_code == 302
+    club.refresh_from_db()
+    assert club.default_chains == {}
 
 
 # --- The new-event wizard ------------------------------------------------------------------------
@@ -285,6 +288,9 @@ def test_search_shows_accented_names_as_candidates(td_client, club, event):
     assert "Jürgen Weiß" in body and 'name="player"' in body
     page = td_client.get(reverse("td-event", args=[event.pk])).content.decode()
     assert 'hx-trigger="input changed delay:200ms"' in page
+    ann = services.enter_club_player(event, Player.objects.get(name="Ann Whitfield")).player
+    body = td_client.get(url, {"name": "ANN"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Ann Whitfield · entered" in body and f'name="player" value="{ann.pk}"' not in body
 
 
 def test_picking_a_candidate_enters_that_player(td_client, club, event):
