@@ -746,7 +746,7 @@ class MergeForm(ServiceForm):
         from . import selectors
 
         super().__init__(*args, **kwargs)
-        players = selectors.club_players(club)
+        players = selectors.club_managed_players(club)
         self.fields["keep"].queryset = players
         self.fields["merged"].queryset = players
         _style(self)

@@ -72,16 +72,26 @@ def club_players(club: Club) -> QuerySet[Player]:
     return Player.objects.filter(Q(home_club=club) | Q(pk__in=played)).order_by("name", "pk")
 
 
+def club_managed_players(club: Club) -> QuerySet[Player]:
+    """The club's players its TDs may rename and merge: its members, and visitors and guests
+    without a home club who played here. A member of another club who visited is that
+    club's to change."""
+    return club_players(club).filter(Q(home_club=club) | Q(home_club__isnull=True))
+
+
 def club_player(club: Club, player_id: int) -> Player:
-    """One of the club's players or 404."""
-    player = club_players(club).filter(pk=player_id).first()
+    """One of the players the club's TDs may rename or merge, or 404."""
+    player = club_managed_players(club).filter(pk=player_id).first()
     if player is None:
         raise Http404("No such player.")
     return player
 
 
-def find_club_players(club: Club, query: str, *, limit: int = 8) -> list[Player]:
-    """The club's players whose names fit ``query`` best, or whose ACC number it is.
+def find_club_players(
+    club: Club, query: str, *, limit: int = 8, among: QuerySet[Player] | None = None
+) -> list[Player]:
+    """The club's players (or those ``among``) whose names fit ``query`` best, or whose ACC
+    number it is.
 
     Compared in Python, accents and case folded (``tournaments.names``), so "ann whitfeld"
     or "Jurgen" find Ann Whitfield and Jürgen Weiß on SQLite and PostgreSQL alike; a club's
@@ -90,7 +100,8 @@ def find_club_players(club: Club, query: str, *, limit: int = 8) -> list[Player]
     query = query.strip()[:120]
     if not query:
         return []
-    rows = list(club_players(club).values_list("pk", "name", "acc_number"))
+    players = club_players(club) if among is None else among
+    rows = list(players.values_list("pk", "name", "acc_number"))
     by_number = [pk for pk, _name, acc in rows if acc and acc.casefold() == query.casefold()]
     ids = by_number or names.best_matches(query, [(pk, name) for pk, name, _acc in rows], limit)
     found = Player.objects.in_bulk(ids)

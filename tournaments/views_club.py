@@ -176,10 +176,11 @@ def td_event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _players_page(request, club, *, status=200, merge_form=None, rename=None) -> HttpResponse:
     find = request.GET.get("find", "").strip()[:120]
+    managed = selectors.club_managed_players(club)
     players = (
-        selectors.find_club_players(club, find, limit=PLAYERS_SHOWN)
+        selectors.find_club_players(club, find, limit=PLAYERS_SHOWN, among=managed)
         if find
-        else list(selectors.club_players(club)[:PLAYERS_SHOWN])
+        else list(managed[:PLAYERS_SHOWN])
     )
     context = {
         "club": club,

@@ -176,6 +176,19 @@ def test_rename_a_player_of_the_club(club, regulars):
     assert ann.name == "Ann Whitfield-Ng"
 
 
+def test_a_visiting_member_of_another_club_is_that_clubs_to_rename(club):
+    home = ClubFactory(name="Cluj Pegs")
+    visitor = PlayerFactory(name="Ioana Pop", home_club=home)
+    EntryFactory(event=EventFactory(club=club), player=visitor)
+    assert selectors.find_club_players(club, "ioana") == [visitor]  # still found at the door
+    with pytest.raises(ServiceError) as error:
+        services.rename_player(club, visitor, "Ioana Popescu")
+    assert error.value.code == "unknown_player"
+    services.rename_player(home, visitor, "Ioana Popescu")
+    visitor.refresh_from_db()
+    assert visitor.name == "Ioana Popescu"
+
+
 def night(club, date, player, opponent_name, *, won: bool):
     """A one-game night for ``player`` against a new opponent, standings computed."""
     event = EventFactory(club=club, date=date, games_planned=1)

@@ -12,7 +12,7 @@ from tournaments.models import Club, Entry, Event, Player
 
 def _club_player(club: Club, player: Player | int, *, field: str) -> Player:
     pk = player.pk if isinstance(player, Player) else player
-    if not selectors.club_players(club).filter(pk=pk).exists():
+    if not selectors.club_managed_players(club).filter(pk=pk).exists():
         raise ServiceError("unknown_player", _("Choose one of the club's players."), field=field)
     return Player.objects.select_for_update().get(pk=pk)
 
