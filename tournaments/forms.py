@@ -608,6 +608,19 @@ class EventForm(ServiceForm):
                 self.fields[name].help_text = why
         if event is not None:
             self.fields["seed"].required = True
+        if not self.fields["game"].disabled:
+            # With HTMX the chain follows a change of game at once (the page is posted as the
+            # "use this game's chain" button would, and its form swapped in); the view adds
+            # the URL to post to (hx-post).
+            self.fields["game"].widget.attrs.update(
+                {
+                    "hx-trigger": "change",
+                    "hx-vals": '{"chain_op": "game"}',
+                    "hx-target": "#event-form",
+                    "hx-select": "#event-form",
+                    "hx-swap": "outerHTML",
+                }
+            )
         if event is None or event.kind != Event.Kind.CONSOLATION:
             # A consolation is made from a playoff's cut ("Cut to the playoff"), not from here.
             self.fields["kind"].choices = [

@@ -187,6 +187,7 @@ def test_the_wizard_creates_an_event_that_draws_game_1(td_client, club):
     url = reverse("td-event-new", args=[club.pk])
     page = td_client.get(url).content.decode()
     assert "Advanced" in page and 'name="tiebreakers"' in page and "Cribbage" in page
+    assert f'hx-post="{url}"' in page and "chain_op" in page  # the chain follows the game
     response = td_client.post(url, wizard_data(muggins="on", seed="777"))
     event = Event.objects.get(club=club)
     assert response.status_code == 302
