@@ -120,3 +120,13 @@ def audit_log(event: Event, limit: int = 200) -> list[AuditEntry]:
         .select_related("table__round")
         .order_by("-at", "-pk")[:limit]
     )
+
+
+def club_scorekeepers(club) -> list:
+    """The users who keep score for ``club``, by username."""
+    return [
+        row.user
+        for row in Scorekeeper.objects.filter(club=club)
+        .select_related("user")
+        .order_by("user__username")
+    ]
