@@ -83,8 +83,13 @@ def submit(
     loser_score: int | None = None,
     forfeit: bool = False,
     record: dict | None = None,
+    reason: str = "",
 ) -> SubmitOutcome:
-    """A player reports the result of their own game through their private key."""
+    """A player reports the result of their own game through their private key.
+
+    ``reason`` is what the player says is wrong when this version disagrees with the
+    opponent's: the TD reads it beside both versions at the desk.
+    """
     throttle(key)
     entry = entry_for_key(key)
     event = entry.event
@@ -159,9 +164,8 @@ def submit(
             "confirmed",
             _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
         )
-    _open_dispute(
-        event, table, [mine, theirs], reason=_("The two players reported different results.")
-    )
+    why = reason.strip()[:300] or _("The two players reported different results.")
+    _open_dispute(event, table, [mine, theirs], reason=why)
     return SubmitOutcome(mine, "disputed")
 
 
