@@ -9,6 +9,7 @@ for browser console errors.
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
 EXPECT_TIMEOUT_MS = 15_000  # a poll every 4 s, on a 2-core machine running other work
 SEVERE = {"serious", "critical"}
+SCREENSHOTS = os.environ.get("E2E_SCREENSHOTS", "")
 expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
@@ -78,6 +80,7 @@ def viewport(request: pytest.FixtureRequest) -> dict:
 class Checks:
     """What the browser reported while a test ran: console errors and axe's findings."""
 
+    name: str = ""
     console_errors: list[str] = field(default_factory=list)
     axe_findings: list[str] = field(default_factory=list)
     pages_checked: list[str] = field(default_factory=list)
@@ -99,6 +102,9 @@ class Checks:
         results = axe_run(self.axe, page)
         where = label or page.url
         self.pages_checked.append(where)
+        if SCREENSHOTS:  # E2E_SCREENSHOTS=dir: what each checked page looked like, to look at
+            slug = re.sub(r"[^\w-]+", "-", f"{self.name}-{where}").strip("-")
+            page.screenshot(path=str(Path(SCREENSHOTS) / f"{slug}.png"), full_page=True)
         for violation in results.response["violations"]:
             if violation.get("impact") in SEVERE:
                 targets = [", ".join(node["target"]) for node in violation["nodes"][:5]]
@@ -115,9 +121,9 @@ def axe_run(axe: Axe, page: Page):
 
 
 @pytest.fixture
-def checks() -> Iterator[Checks]:
+def checks(request: pytest.FixtureRequest) -> Iterator[Checks]:
     """The console and axe findings of one test; it fails if there are any."""
-    found = Checks()
+    found = Checks(name=request.node.name)
     yield found
     problems = [*found.console_errors, *found.axe_findings]
     assert not problems, "\n".join(problems)
