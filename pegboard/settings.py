@@ -259,6 +259,9 @@ CELERY_TASK_ROUTES = {
 # Standings converge without a new result: the sweep re-queues every event whose snapshots
 # are behind its results (after a lost task, a broker or database outage).
 STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "5"))
+# A recompute starts this long after the result that asked for it; the results that arrive
+# meanwhile ride on the same run (coalescing in time as well as in the queue).
+STANDINGS_GATHER_SECONDS = float(os.environ.get("STANDINGS_GATHER_SECONDS", "0.3"))
 CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "UTC")
 # `make beat`: the season tables are rebuilt every night (and on demand from the season page).
 CELERY_BEAT_SCHEDULE = {

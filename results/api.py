@@ -131,6 +131,7 @@ class ReportView(KeyView):
                 loser_score=v.get("loser_score"),
                 forfeit=v["forfeit"],
                 record=v.get("record"),
+                entry=entry,
             )
         except ServiceError as exc:
             _raise(exc)

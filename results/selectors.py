@@ -225,3 +225,13 @@ def table_to_correct(event: Event, game: int, number: int) -> Table | None:
         .select_related("round", "seat_a__player", "seat_b__player", "result__winner__player")
         .first()
     )
+
+
+def club_scorekeepers(club) -> list:
+    """The users who keep score for ``club``, by username."""
+    return [
+        row.user
+        for row in Scorekeeper.objects.filter(club=club)
+        .select_related("user")
+        .order_by("user__username")
+    ]

@@ -4,6 +4,11 @@ from . import views
 
 urlpatterns = [
     path("k/<str:key>/", views.player_page, name="player-page"),
+    path(
+        "td/clubs/<int:club_id>/scorekeepers/",
+        views.club_scorekeepers,
+        name="td-club-scorekeepers",
+    ),
     path("td/events/<int:event_id>/results/", views.results_desk, name="results-desk"),
     path("td/events/<int:event_id>/results/rule/", views.rule_view, name="results-rule"),
     path("td/events/<int:event_id>/results/check/", views.check_view, name="results-check"),

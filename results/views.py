@@ -83,6 +83,7 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
                 loser_score=data["loser_score"],
                 forfeit=data["forfeit"],
                 reason=data["reason"],
+                entry=entry,
             )
 
         done = form.run(dispute)
@@ -96,6 +97,7 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
                 loser_score=form.cleaned_data["loser_score"],
                 forfeit=form.cleaned_data["forfeit"],
                 record=form.cleaned_data["record"],
+                entry=entry,
             )
         )
     if done is not None:
@@ -286,3 +288,57 @@ def print_job_view(request: HttpRequest, event_id: int, job_id: int) -> HttpResp
         filename = f"pegboard-{event.pk}-printables.pdf"
         return FileResponse(io.BytesIO(bytes(job.pdf)), as_attachment=True, filename=filename)
     return _job_page(request, "results/print_job.html", event, job)
+
+
+# --- The club's scorekeepers (a section of the club page) --------------------------------------
+
+
+def _scorekeepers(
+    request: HttpRequest, club, *, form=None, status: int = 200, note: str = "", error: str = ""
+) -> HttpResponse:
+    from tournaments.forms import UserForm
+
+    context = {
+        "club": club,
+        "scorekeepers": selectors.club_scorekeepers(club),
+        "form": form or UserForm(),
+        "note": note,
+        "error": error,
+    }
+    # On the club page the section is loaded (and re-rendered) by HTMX; alone it is a page.
+    template = "results/club_scorekeepers.html" + ("#section" if request.htmx else "")
+    return render(request, template, context, status=status)
+
+
+@login_required
+def club_scorekeepers(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's scorekeepers: add one (an existing user, by username or email), remove one.
+
+    Only the club's TDs manage them (a scorekeeper gets a 404, as for any page of a club
+    they do not direct). A refusal is HTTP 400 without HTMX; with HTMX the section comes
+    back with the error, as the other TD pages do.
+    """
+    from tournaments.forms import UserForm
+    from tournaments.selectors import directed_club
+
+    club = directed_club(request.user, club_id)
+    if request.method != "POST":
+        return _scorekeepers(request, club)
+    refused = 200 if request.htmx else 400
+    if "remove" in request.POST:
+        try:
+            services.remove_scorekeeper(club, int(request.POST["remove"]))
+        except (ServiceError, ValueError):
+            error = _("That user does not keep score for this club.")
+            return _scorekeepers(request, club, status=refused, error=error)
+        done = _("Scorekeeper removed.")
+    else:
+        form = UserForm(request.POST)
+        user = form.run(lambda: services.add_scorekeeper(club, form.cleaned_data["who"]))
+        if user is None:
+            return _scorekeepers(request, club, form=form, status=refused)
+        done = _("%(user)s now keeps score for the club.") % {"user": user}
+    if request.htmx:
+        return _scorekeepers(request, club, note=done)
+    messages.success(request, done)
+    return redirect("td-club", club_id=club.pk)

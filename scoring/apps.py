@@ -11,9 +11,12 @@ class ScoringConfig(AppConfig):
         # never imports scoring, so the wiring happens here.
         from tournaments import hooks
 
-        from . import selectors, services
+        from . import seasons, selectors, services
 
         hooks.results_changed_signal.connect(
             services.on_results_changed, dispatch_uid="scoring.queue_standings"
+        )
+        hooks.players_merged_signal.connect(
+            seasons.on_players_merged, dispatch_uid="scoring.merge_ledgers"
         )
         hooks.register_ranking_provider(selectors.current_ranking)

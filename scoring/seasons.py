@@ -77,6 +77,14 @@ def request_recompute(season: Season) -> None:
     transaction.on_commit(lambda: recompute_season.delay(season_id), robust=True)
 
 
+def on_players_merged(sender, *, kept_id: int, merged_id: int, **kwargs) -> None:
+    """Receiver of ``tournaments.hooks.players_merged_signal``: rebuild every season either
+    player has a ledger in, so the kept player's lines add up both records' nights."""
+    seasons = Season.objects.filter(ledgers__player_id__in=[kept_id, merged_id]).distinct()
+    for season in seasons:
+        request_recompute(season)
+
+
 def grass_roots_points(table: dict[int, int], game_points: int, games_planned: int) -> int:
     """Ranking points for one night: only 9-game nights at 12+ game points earn any.
 

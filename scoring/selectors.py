@@ -109,6 +109,12 @@ def standings_with_movement(
             if needle in name.casefold()
         ]
         standings = standings.filter(pk__in=matching[:limit])
+    elif limit is not None:
+        # The top rows by the (snapshot, rank) index first: ordering a 20,000-row snapshot
+        # by rank and name sorted every row to show 100 of them.
+        cutoff = list(standings.order_by("rank").values_list("rank", flat=True)[limit - 1 : limit])
+        if cutoff:
+            standings = standings.filter(rank__lte=cutoff[0])
     return with_movement(event_id, list(standings[:limit]))
 
 

@@ -12,6 +12,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
@@ -109,7 +110,10 @@ def send_recompute(event_id: int) -> bool:
     except Exception as exc:  # the cache (Redis) is down: send uncoalesced
         log.warning("standings: queued flag unavailable (%s); sending anyway", exc)
     try:
-        recompute_standings.delay(event_id)
+        # The run starts a moment after the first result it is for: the results committed
+        # meanwhile ride on it. At 50 reports a second a 1,000-player event's recompute ran
+        # back to back and took a core from intake; now it runs a few times a second.
+        recompute_standings.apply_async((event_id,), countdown=settings.STANDINGS_GATHER_SECONDS)
     except Exception as exc:
         log.warning("standings: could not queue event %s (%s); the sweep will", event_id, exc)
         with contextlib.suppress(Exception):  # the flag expires by itself

@@ -35,6 +35,16 @@ def results_changed(event_id: int) -> None:
     results_changed_signal.send(sender=results_changed, event_id=event_id)
 
 
+# Sent with ``kept_id`` and ``merged_id`` inside the merge's transaction, before the merged
+# player is deleted: what the apps above keep per player (season ledgers) must follow.
+players_merged_signal = Signal()
+
+
+def players_merged(kept_id: int, merged_id: int) -> None:
+    """Announce that player ``merged_id`` is being merged into ``kept_id``."""
+    players_merged_signal.send(sender=players_merged, kept_id=kept_id, merged_id=merged_id)
+
+
 @dataclass(frozen=True, slots=True)
 class RankedEntry:
     """One entry of an event's current ranking, best first."""

@@ -28,6 +28,24 @@ class Club(models.Model):
         related_name="directed_clubs",
         blank=True,
     )
+    # What the new-event form starts from; the TD can change both per event.
+    default_match_point_format = models.ForeignKey(
+        "MatchPointFormat",
+        verbose_name=_("default match-point format"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    default_chains = models.JSONField(
+        _("default ranking chains"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Per game, the tiebreaker keys in order for new events; a game left out ranks "
+            "by its own chain."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -36,6 +54,10 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def default_chain(self, game: str) -> tuple[str, ...]:
+        """The chain new events of ``game`` start from: the club's, or the game's own."""
+        return tuple((self.default_chains or {}).get(game) or kinds.get(game).default_chain)
 
 
 class Player(models.Model):

@@ -15,12 +15,12 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
-    Window,
 )
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _lazy
 
+from . import names
 from .limits import MAX_NUMBER
 from .models import (
     Bracket,
@@ -29,6 +29,7 @@ from .models import (
     Event,
     ForbiddenPair,
     GameResult,
+    Player,
     PlayoffMatch,
     Round,
     StoppaSeat,
@@ -53,6 +54,57 @@ def clubs_directed_by(user: UserLike) -> QuerySet[Club]:
     if user.is_superuser:
         return Club.objects.all()
     return Club.objects.filter(directors=user)
+
+
+def directed_club(user: UserLike, club_id: int) -> Club:
+    """The club if ``user`` directs it; 404 otherwise (never a hint that it exists)."""
+    club = clubs_directed_by(user).filter(pk=club_id).first()
+    if club is None:
+        raise Http404("No such club.")
+    return club
+
+
+def club_players(club: Club) -> QuerySet[Player]:
+    """The club's players: its members, and everyone who has played one of its events
+    (visitors and guests have no home club)."""
+    played = Entry.objects.filter(event__club=club).values("player_id")
+    return Player.objects.filter(Q(home_club=club) | Q(pk__in=played)).order_by("name", "pk")
+
+
+def club_managed_players(club: Club) -> QuerySet[Player]:
+    """The club's players its TDs may rename and merge: its members, and visitors and guests
+    without a home club who played here. A member of another club who visited is that
+    club's to change."""
+    return club_players(club).filter(Q(home_club=club) | Q(home_club__isnull=True))
+
+
+def club_player(club: Club, player_id: int) -> Player:
+    """One of the players the club's TDs may rename or merge, or 404."""
+    player = club_managed_players(club).filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player.")
+    return player
+
+
+def find_club_players(
+    club: Club, query: str, *, limit: int = 8, among: QuerySet[Player] | None = None
+) -> list[Player]:
+    """The club's players (or those ``among``) whose names fit ``query`` best, or whose ACC
+    number it is.
+
+    Compared in Python, accents and case folded (``tournaments.names``), so "ann whitfeld"
+    or "Jurgen" find Ann Whitfield and Jürgen Weiß on SQLite and PostgreSQL alike; a club's
+    list is hundreds of names, one small query.
+    """
+    query = query.strip()[:120]
+    if not query:
+        return []
+    players = club_players(club) if among is None else among
+    rows = list(players.values_list("pk", "name", "acc_number"))
+    by_number = [pk for pk, _name, acc in rows if acc and acc.casefold() == query.casefold()]
+    ids = by_number or names.best_matches(query, [(pk, name) for pk, name, _acc in rows], limit)
+    found = Player.objects.in_bulk(ids)
+    return [found[pk] for pk in ids if pk in found]
 
 
 def events_directed_by(user: UserLike) -> QuerySet[Event]:
@@ -132,11 +184,9 @@ def rounds_with_tables(
             Q(seat_a__player__name__icontains=find) | Q(seat_b__player__name__icontains=find)
         )
     if limit is not None:
-        # The first tables of each game (a sliced queryset cannot be prefetched as a
-        # relation; a window does the same in the database).
-        tables = tables.annotate(
-            place=Window(RowNumber(), partition_by=F("round_id"), order_by=F("number").asc())
-        ).filter(place__lte=limit)
+        # The first tables of each game, and its bye: a draw numbers its tables from 1 (the
+        # bye has no number), so this reads them by index instead of ranking all 500.
+        tables = tables.filter(Q(number__lte=limit) | Q(number__isnull=True))
     rounds = event.rounds.order_by("number").annotate(table_count=Count("tables"))
     if released_only:
         rounds = rounds.filter(status=Round.Status.RELEASED)

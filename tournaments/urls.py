@@ -1,9 +1,45 @@
 from django.urls import path
 
-from . import views, views_stoppa
+from . import views, views_club, views_stoppa
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("td/clubs/<int:club_id>/", views_club.td_club, name="td-club"),
+    path(
+        "td/clubs/<int:club_id>/directors/",
+        views_club.td_club_directors,
+        name="td-club-directors",
+    ),
+    path("td/clubs/<int:club_id>/defaults/", views_club.td_club_defaults, name="td-club-defaults"),
+    path(
+        "td/clubs/<int:club_id>/chain/<str:game>/",
+        views_club.td_club_chain,
+        name="td-club-chain",
+    ),
+    path("td/clubs/<int:club_id>/events/new/", views_club.td_event_new, name="td-event-new"),
+    path("td/clubs/<int:club_id>/players/", views_club.td_players, name="td-players"),
+    path(
+        "td/clubs/<int:club_id>/players/<int:player_id>/rename/",
+        views_club.td_player_rename,
+        name="td-player-rename",
+    ),
+    path(
+        "td/clubs/<int:club_id>/players/merge/",
+        views_club.td_player_merge,
+        name="td-player-merge",
+    ),
+    path(
+        "td/events/<int:event_id>/settings/",
+        views_club.td_event_settings,
+        name="td-event-settings",
+    ),
+    path(
+        "td/events/<int:event_id>/players/search/",
+        views.td_player_search,
+        name="td-player-search",
+    ),
+    path("td/events/<int:event_id>/check-in-all/", views.td_check_in_all, name="td-check-in-all"),
+    path("td/events/<int:event_id>/import/", views.td_import, name="td-import"),
     path("td/events/<int:event_id>/", views.td_event, name="td-event"),
     path("td/events/<int:event_id>/draw/", views.td_draw, name="td-draw"),
     path("td/events/<int:event_id>/finish/", views.td_finish, name="td-finish"),

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -20,6 +21,7 @@ from .forms import (
     PlayoffGameForm,
     RegisterForm,
     ResultForm,
+    RosterImportForm,
     SwapForm,
 )
 
@@ -33,6 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "events": selectors.public_events()[:50],
             "my_events": selectors.events_directed_by(request.user)[:50],
+            "my_clubs": selectors.clubs_directed_by(request.user)[:50],
         },
     )
 
@@ -43,9 +46,28 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The TD's dashboard of one event: entries, the current game, provisional standings."""
+    """The TD's dashboard of one event: entries, the current game, provisional standings.
+
+    ``?add=1`` (where an added player lands) puts the cursor back in the name field.
+    """
     event = selectors.directed_event(request.user, event_id)
+    return _td_event_page(request, event, focus=request.GET.get("add") == "1")
+
+
+def _td_event_page(
+    request: HttpRequest,
+    event,
+    *,
+    register_form: RegisterForm | None = None,
+    import_form: RosterImportForm | None = None,
+    report=None,
+    focus: bool = False,
+    status: int = 200,
+) -> HttpResponse:
     latest = selectors.latest_round(event)
+    # A refused name like the club's players: those players, to pick instead.
+    candidates = getattr(register_form, "candidates", [])
+    entered = set(event.entries.filter(player__in=candidates).values_list("player_id", flat=True))
     return render(
         request,
         "tournaments/td_event.html",
@@ -54,7 +76,12 @@ def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
             "entries": selectors.event_entries(event),
             "latest": latest,
             "rounds": event.rounds.order_by("number"),
-            "register_form": RegisterForm(),
+            "register_form": register_form or RegisterForm(),
+            "import_form": import_form or RosterImportForm(),
+            "import_report": report,
+            "focus": focus or register_form is not None,
+            "candidates": candidates,
+            "entered": entered,
             "format_form": FormatForm(
                 initial={
                     "kind": event.kind,
@@ -67,6 +94,7 @@ def td_event(request: HttpRequest, event_id: int) -> HttpResponse:
             "bracket": selectors.event_bracket(event),
             "tiebreakers": TIEBREAKERS,
         },
+        status=status,
     )
 
 
@@ -148,16 +176,58 @@ def td_chain(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def td_register(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Register a player at the door (checked in at once)."""
+    """Register a player at the door (checked in at once): one picked from the search, a
+    known one, or a new one when asked. A refusal shows the page again with the typed name
+    and the error beside it (HTTP 400)."""
     event = selectors.directed_event(request.user, event_id)
     form = RegisterForm(request.POST)
     entry = form.save(event)
     if entry is None:
-        for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
-            messages.error(request, error)
+        return _td_event_page(request, event, register_form=form, status=400)
+    messages.success(request, f"{entry.player.name} ✓")
+    return redirect(f"{reverse('td-event', args=[event.pk])}?add=1#register")
+
+
+@login_required
+@require_GET
+def td_player_search(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The club's players whose names fit what is typed (accents and case aside), as the
+    candidates under the name field; those already entered are shown, not offered."""
+    event = selectors.directed_event(request.user, event_id)
+    found = selectors.find_club_players(event.club, request.GET.get("name", ""))
+    entered = set(event.entries.filter(player__in=found).values_list("player_id", flat=True))
+    return render(
+        request,
+        "tournaments/td_event.html#candidates",
+        {"event": event, "candidates": found, "entered": entered},
+    )
+
+
+@login_required
+@require_POST
+def td_check_in_all(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Check in every entry that has not withdrawn."""
+    event = selectors.directed_event(request.user, event_id)
+    try:
+        count = services.check_in_all(event)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
     else:
-        messages.success(request, f"{entry.player.name} ✓")
+        messages.success(request, _("Checked in: %(n)s.") % {"n": count})
     return redirect("td-event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def td_import(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Enter a pasted or uploaded list of players; the page shows who was added, matched
+    or skipped and why."""
+    event = selectors.directed_event(request.user, event_id)
+    form = RosterImportForm(request.POST, request.FILES)
+    report = form.save(event)
+    if report is None:
+        return _td_event_page(request, event, import_form=form, status=400)
+    return _td_event_page(request, event, report=report)
 
 
 @login_required

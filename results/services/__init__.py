@@ -4,6 +4,7 @@
 - ``reports``: a player's report, confirmation and dispute
 - ``desk``: the TD's and scorekeepers' checks, rulings and corrections; printables
 - ``paper``: paper cards reconciled by Rule 12.2, in bulk or as a Celery job
+- ``staff``: the club's scorekeepers
 
 Every result they confirm is written by ``tournaments.services.record_result`` (or
 ``write_result``), the one path that checks, audits and announces a result.
@@ -21,12 +22,14 @@ from .paper import (
     run_import_job,
 )
 from .reports import SubmitOutcome, confirm_opponent, dispute, submit
+from .staff import add_scorekeeper, remove_scorekeeper
 
 __all__ = [
     "SUBMISSIONS_PER_MINUTE",
     "ImportReport",
     "ImportRequest",
     "SubmitOutcome",
+    "add_scorekeeper",
     "check_agreed",
     "confirm_opponent",
     "correct",
@@ -37,6 +40,7 @@ __all__ = [
     "import_paper_cards",
     "key_for",
     "keys_for",
+    "remove_scorekeeper",
     "request_import",
     "request_printables",
     "rule",

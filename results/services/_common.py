@@ -41,10 +41,11 @@ def _locked_table(event: Event, table_id: int, *, player: bool = False) -> Table
 
     A ``player``'s report holds the event in share mode (reports at other tables go on at
     once); the TD's and the desk's writes hold it exclusively."""
-    if player:
+    locked = (
         tournament_services.shared_event_lock(event)
-    else:
-        tournament_services.locked_event(event)
+        if player
+        else tournament_services.locked_event(event)
+    )
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("round", "seat_a__player", "seat_b__player")
@@ -53,6 +54,8 @@ def _locked_table(event: Event, table_id: int, *, player: bool = False) -> Table
     )
     if table is None:
         raise ServiceError("unknown_game", _("There is no such game in this event."), field="table")
+    # The event as read under its lock (status, format), for the checks that follow.
+    table.round.event = locked
     return table
 
 

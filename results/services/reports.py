@@ -83,19 +83,22 @@ def submit(
     loser_score: int | None = None,
     forfeit: bool = False,
     record: dict | None = None,
+    entry: Entry | None = None,
     reason: str = "",
 ) -> SubmitOutcome:
-    """A player reports the result of their own game through their private key.
+    """A player reports the result of their own game through their private key (``entry``:
+    the key's entry, when the caller has looked it up already).
 
     ``reason`` is what the player says is wrong when this version disagrees with the
     opponent's: the TD reads it beside both versions at the desk.
     """
     throttle(key)
-    entry = entry_for_key(key)
-    event = entry.event
+    if entry is None or entry.key.key != key:
+        entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
     winner_id = winner.pk if isinstance(winner, Entry) else winner
-    table = _locked_table(event, table_id, player=True)
+    table = _locked_table(entry.event, table_id, player=True)
+    event = table.round.event  # read under the lock: a finished event takes no report
     seats = {table.seat_a_id, table.seat_b_id} - {None}
     if entry.pk not in seats:
         raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
@@ -205,6 +208,7 @@ def confirm_opponent(key: str, *, table: Table | int) -> SubmitOutcome:
         winner=theirs.winner_id,
         loser_score=theirs.loser_score,
         forfeit=theirs.forfeit,
+        entry=entry,
     )
 
 

@@ -46,7 +46,7 @@ def test_with_the_cache_and_the_broker_down_the_result_is_saved_and_nothing_rais
         raise ConnectionError("Redis is down")
 
     monkeypatch.setattr(cache, "add", down)
-    monkeypatch.setattr("scoring.tasks.recompute_standings.delay", down)
+    monkeypatch.setattr("scoring.tasks.recompute_standings.apply_async", down)
     assert scoring_services.send_recompute(event.pk) is False  # logged, not raised
     services.record_result(event, table=table, winner=table.seat_b, loser_score=100)
     assert event.pk in scoring_services.events_behind()

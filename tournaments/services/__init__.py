@@ -3,21 +3,36 @@
 Each either changes everything it says or nothing, and raises
 :class:`pegboard.errors.ServiceError` with a named code for input the rules reject.
 
-- ``entries``: entering, registering, checking in and withdrawing players; forbidden pairs
+- ``entries``: entering, registering, importing, checking in and withdrawing players;
+  forbidden pairs
 - ``draws``: drawing, redrawing and releasing games; swapping seats
 - ``results``: the result of a two-player table (the one path every result takes)
 - ``playoffs``: the cut, the bracket's games, the consolation event
-- ``events``: the event's format, ranking chain, publication and finish; match-point formats
+- ``events``: creating an event, its settings, format, ranking chain, publication and finish;
+  match-point formats
+- ``clubs``: the club's name, directors and defaults for new events
+- ``players``: renaming and merging the club's players
 - ``stoppa``: Stoppa sessions' tables and chip nets
 
 The public names stay importable from ``tournaments.services``.
 """
 
 from ._common import acting_user, actor_name, analyze, locked_event, shared_event_lock
+from .clubs import (
+    add_director,
+    find_user,
+    remove_director,
+    set_club_chain,
+    set_club_defaults,
+    update_club,
+)
 from .draws import draw_next_game, next_round_number, redraw_game, release_game, swap_seats
 from .entries import (
     add_forbidden_pair,
+    check_in_all,
+    enter_club_player,
     enter_player,
+    import_roster,
     register_player,
     remove_forbidden_pair,
     set_checked_in,
@@ -25,11 +40,15 @@ from .entries import (
 )
 from .events import (
     copy_format,
+    create_event,
     finish_event,
     set_event_format,
     set_ranking_chain,
     set_standings_published,
+    settings_locks,
+    update_event_settings,
 )
+from .players import merge_players, rename_player
 from .playoffs import (
     correct_playoff_game,
     create_consolation,
@@ -42,16 +61,23 @@ from .results import record_no_show, record_result
 __all__ = [
     "acting_user",
     "actor_name",
+    "add_director",
     "add_forbidden_pair",
     "analyze",
+    "check_in_all",
     "copy_format",
     "correct_playoff_game",
     "create_consolation",
+    "create_event",
     "create_playoff",
     "draw_next_game",
+    "enter_club_player",
     "enter_player",
+    "find_user",
     "finish_event",
+    "import_roster",
     "locked_event",
+    "merge_players",
     "next_round_number",
     "record_no_show",
     "record_playoff_game",
@@ -59,13 +85,20 @@ __all__ = [
     "redraw_game",
     "register_player",
     "release_game",
+    "remove_director",
     "remove_forbidden_pair",
+    "rename_player",
     "set_checked_in",
+    "set_club_chain",
+    "set_club_defaults",
     "set_event_format",
     "set_ranking_chain",
     "set_standings_published",
+    "settings_locks",
     "shared_event_lock",
     "swap_seats",
     "undo_playoff_game",
+    "update_club",
+    "update_event_settings",
     "withdraw_entry",
 ]

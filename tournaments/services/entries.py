@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import csv
+import re
+from dataclasses import dataclass, field
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from tournaments import hooks
+from tournaments import hooks, names, selectors
 from tournaments import pairing_bridge as bridge
 from tournaments.models import Bracket, Entry, Event, ForbiddenPair, Player
 
@@ -146,3 +150,161 @@ def remove_forbidden_pair(event: Event, pair_id: int) -> None:
     deleted, _rows = ForbiddenPair.objects.filter(event=event, pk=pair_id).delete()
     if not deleted:
         raise ServiceError("unknown_pair", _("There is no such forbidden pair."))
+
+
+@transaction.atomic
+def enter_club_player(event: Event, player: Player | int, *, checked_in: bool = True) -> Entry:
+    """Enter one of the club's existing players (picked from the search), checked in."""
+    pk = player.pk if isinstance(player, Player) else player
+    found = selectors.club_players(event.club).filter(pk=pk).first()
+    if found is None:
+        raise ServiceError("unknown_player", _("Choose one of the club's players."), field="name")
+    return enter_player(event, found, checked_in=checked_in)
+
+
+@transaction.atomic
+def check_in_all(event: Event) -> int:
+    """Check in every entry that has not withdrawn; returns how many were checked in now."""
+    event = locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    return event.entries.filter(withdrawn=False, checked_in=False).update(checked_in=True)
+
+
+# An ACC number after the name: a digit, no spaces ("Whitfield, Ann" is a name, not a number).
+ACC_NUMBER = re.compile(r"^[A-Za-z]{0,3}-?\d[\w-]{0,19}$")
+MAX_IMPORT_LINES = 2000
+HEADER_WORDS = {"name", "names", "player", "players", "nome", "giocatore"}
+
+
+@dataclass
+class RosterLine:
+    """What the list import did with one line."""
+
+    line: int
+    name: str
+    acc_number: str
+    outcome: str  # "added" (a new player), "matched" (an existing one entered) or "skipped"
+    reason: str = ""
+
+
+@dataclass
+class RosterReport:
+    """The list import's report, line by line."""
+
+    lines: list[RosterLine] = field(default_factory=list)
+
+    def of(self, outcome: str) -> list[RosterLine]:
+        return [line for line in self.lines if line.outcome == outcome]
+
+    @property
+    def added(self) -> list[RosterLine]:
+        return self.of("added")
+
+    @property
+    def matched(self) -> list[RosterLine]:
+        return self.of("matched")
+
+    @property
+    def skipped(self) -> list[RosterLine]:
+        return self.of("skipped")
+
+
+def parse_roster(text: str) -> list[tuple[int, str, str]]:
+    """(line number, name, ACC number) for each non-empty line: one name a line, an ACC
+    number after a tab or the last comma (a header line ``name,...`` is left out)."""
+    rows: list[tuple[int, str, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        cells = raw.split("\t") if "\t" in raw else next(csv.reader([raw]), [])
+        cells = [c.strip() for c in cells]
+        while cells and not cells[-1]:
+            cells.pop()
+        if not cells:
+            continue
+        if not rows and names.fold(cells[0]) in HEADER_WORDS:
+            continue  # a spreadsheet's header row
+        acc = ""
+        if len(cells) > 1 and ACC_NUMBER.match(cells[-1]):
+            acc = cells.pop()
+        name = names.clean(", ".join(c for c in cells if c))
+        rows.append((number, name, acc))
+    return rows
+
+
+@transaction.atomic
+def import_roster(event: Event, text: str, *, checked_in: bool = False) -> RosterReport:
+    """Enter a pasted or uploaded list of players in one transaction.
+
+    Each line is matched to an existing player by ACC number, else by exact name (accents
+    and case aside) among the club's players, else a new club member is created. Lines
+    listed twice, players already entered, unknown names under a taken ACC number and
+    ambiguous names are skipped, each with the reason.
+    """
+    event = locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished; no more entries."))
+    rows = parse_roster(text)
+    if not rows:
+        raise ServiceError("empty_list", _("The list has no names."), field="names")
+    if len(rows) > MAX_IMPORT_LINES:
+        raise ServiceError(
+            "list_too_long",
+            _("At most %(n)s names at once.") % {"n": MAX_IMPORT_LINES},
+            field="names",
+        )
+    by_name: dict[str, list[Player]] = {}
+    for known in selectors.club_players(event.club):
+        by_name.setdefault(names.fold(known.name), []).append(known)
+    numbers = [acc for _n, _name, acc in rows if acc]
+    by_number = {p.acc_number: p for p in Player.objects.filter(acc_number__in=numbers)}
+    entered = set(event.entries.values_list("player_id", flat=True))
+    seen_names: set[str] = set()
+    seen_numbers: set[str] = set()
+    report = RosterReport()
+    for number, name, acc in rows:
+        line = RosterLine(number, name, acc, "skipped")
+        report.lines.append(line)
+        folded = names.fold(name)
+        if len(name) > 120:
+            line.reason = _("The name is longer than 120 characters.")
+            continue
+        if folded in seen_names or (acc and acc in seen_numbers):
+            line.reason = _("Listed twice.")
+            continue
+        seen_names.add(folded)
+        if acc:
+            seen_numbers.add(acc)
+        player: Player | None = by_number.get(acc) if acc else None
+        if player is not None and names.fold(player.name) != folded:
+            line.reason = _("ACC number %(number)s belongs to %(name)s.") % {
+                "number": acc,
+                "name": player.name,
+            }
+            continue
+        if player is None:
+            same = [p for p in by_name.get(folded, []) if not acc or not p.acc_number]
+            if len(same) > 1:
+                line.reason = _("Several of the club's players are called %(name)s.") % {
+                    "name": name
+                }
+                continue
+            player = same[0] if same else None
+        if player is not None and player.pk in entered:
+            line.reason = _("%(name)s is already entered.") % {"name": player.name}
+            continue
+        if player is None:
+            player = Player.objects.create(
+                name=name, acc_number=acc, status=Player.Status.MEMBER, home_club=event.club
+            )
+            line.outcome = "added"
+        else:
+            line.outcome = "matched"
+            if acc and not player.acc_number:
+                player.acc_number = acc
+                player.save(update_fields=["acc_number"])
+        line.name = player.name
+        Entry.objects.create(event=event, player=player, checked_in=checked_in)
+        entered.add(player.pk)
+    return report

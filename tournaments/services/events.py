@@ -2,14 +2,43 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from tournaments import hooks
-from tournaments.models import Event, MatchPointFormat
+from tournaments import hooks, kinds
+from tournaments.models import Bracket, Club, Event, MatchPointFormat
 
 from ._common import locked_event
+from .clubs import check_chain, check_format
+
+# Kinds of event that end in (or are) a playoff bracket: only for games that have playoffs.
+PLAYOFF_KINDS = frozenset({Event.Kind.SANCTIONED, Event.Kind.PLAYOFF_ONLY, Event.Kind.INTERNET})
+MAX_SEED = 2**63 - 1
+
+
+def _check_format(
+    *, kind: str, pairing: str, meetings_per_opponent: int, games_planned: int, drawn: int
+) -> None:
+    """The format rules an event's kind, pairing and number of games must keep."""
+    if kind not in Event.Kind.values:
+        raise ServiceError("bad_kind", _("Unknown kind of event."), field="kind")
+    if pairing not in Event.Pairing.values:
+        raise ServiceError("bad_pairing", _("Unknown pairing method."), field="pairing")
+    if meetings_per_opponent not in (1, 2):
+        raise ServiceError(
+            "bad_meeting_limit",
+            _("Players meet once or twice per event."),
+            field="meetings_per_opponent",
+        )
+    if not max(1, drawn) <= games_planned <= 40:
+        raise ServiceError(
+            "bad_games_planned",
+            _("The number of games must be between %(low)s and 40.") % {"low": max(1, drawn)},
+            field="games_planned",
+        )
 
 
 @transaction.atomic
@@ -27,23 +56,13 @@ def set_event_format(
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
-    if kind not in Event.Kind.values:
-        raise ServiceError("bad_kind", _("Unknown kind of event."), field="kind")
-    if pairing not in Event.Pairing.values:
-        raise ServiceError("bad_pairing", _("Unknown pairing method."), field="pairing")
-    if meetings_per_opponent not in (1, 2):
-        raise ServiceError(
-            "bad_meeting_limit",
-            _("Players meet once or twice per event."),
-            field="meetings_per_opponent",
-        )
-    drawn = event.rounds.count()
-    if not max(1, drawn) <= games_planned <= 40:
-        raise ServiceError(
-            "bad_games_planned",
-            _("The number of games must be between %(low)s and 40.") % {"low": max(1, drawn)},
-            field="games_planned",
-        )
+    _check_format(
+        kind=kind,
+        pairing=pairing,
+        meetings_per_opponent=meetings_per_opponent,
+        games_planned=games_planned,
+        drawn=event.rounds.count(),
+    )
     if confirmation and confirmation not in Event.Confirmation.values:
         raise ServiceError(
             "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
@@ -121,3 +140,214 @@ def copy_format(fmt, *, club=None):
         bye_points=fmt.bye_points,
         bye_spread=fmt.bye_spread,
     )
+
+
+def _check_basics(
+    *, name: str, date, game: str, kind: str, target: int, seed: int | None
+) -> tuple[str, kinds.GameKind]:
+    """The rules every event's name, date, game, target and seed keep; the clean name and the
+    game's kind."""
+    name = " ".join((name or "").split())
+    if not name:
+        raise ServiceError("name_required", _("An event needs a name."), field="name")
+    if len(name) > 120:
+        raise ServiceError("name_too_long", _("At most 120 characters."), field="name")
+    if not isinstance(date, datetime.date):
+        raise ServiceError("date_required", _("An event needs a date."), field="date")
+    try:
+        game_kind = kinds.get(game)
+    except KeyError:
+        raise ServiceError("bad_game", _("Unknown game."), field="game") from None
+    if kind in PLAYOFF_KINDS and not game_kind.playoffs:
+        raise ServiceError(
+            "no_playoffs",
+            _("%(game)s has no playoffs: choose a club night or a round robin.")
+            % {"game": game_kind.label},
+            field="kind",
+        )
+    if target not in Event.Target.values:
+        raise ServiceError("bad_target", _("A game is played to 121 or 61."), field="target")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ServiceError(
+            "bad_seed",
+            _("The seed is a whole number from 0 to %(max)s.") % {"max": MAX_SEED},
+            field="seed",
+        )
+    return name, game_kind
+
+
+def _stored_chain(game_kind: kinds.GameKind, chain: list[str]) -> list[str]:
+    # The game's own chain is stored as empty, so the event follows the game if it changes.
+    return [] if tuple(chain) == tuple(game_kind.default_chain) else chain
+
+
+@transaction.atomic
+def create_event(
+    club: Club,
+    *,
+    name: str,
+    date: datetime.date,
+    game: str = "cribbage",
+    kind: str = Event.Kind.CLUB_NIGHT,
+    pairing: str = Event.Pairing.QUALIFYING,
+    meetings_per_opponent: int = 1,
+    games_planned: int = 9,
+    target: int = Event.Target.FULL,
+    muggins: bool = False,
+    match_point_format: MatchPointFormat | int | None = None,
+    tiebreakers: list[str] | tuple[str, ...] | None = None,
+    seed: int | None = None,
+    confirmation: str = Event.Confirmation.OWN_KEYS,
+) -> Event:
+    """A new event of ``club``, a draft ready for entries and its first draw.
+
+    The match-point format and the ranking chain default to the club's (else the first
+    built-in format and the game's own chain); the seed to a fresh random one.
+    """
+    name, game_kind = _check_basics(
+        name=name, date=date, game=game, kind=kind, target=target, seed=seed
+    )
+    _check_format(
+        kind=kind,
+        pairing=pairing,
+        meetings_per_opponent=meetings_per_opponent,
+        games_planned=games_planned,
+        drawn=0,
+    )
+    if match_point_format is None:
+        match_point_format = club.default_match_point_format or (
+            MatchPointFormat.objects.filter(builtin=True).order_by("pk").first()
+        )
+    fmt = check_format(club, match_point_format, field="match_point_format")
+    chain = (
+        list(club.default_chain(game)) if tiebreakers is None else check_chain(game, tiebreakers)
+    )
+    if confirmation not in Event.Confirmation.values:
+        raise ServiceError(
+            "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
+        )
+    event = Event(
+        club=club,
+        name=name,
+        date=date,
+        game=game,
+        kind=kind,
+        pairing=pairing,
+        meetings_per_opponent=meetings_per_opponent,
+        games_planned=games_planned,
+        target=target,
+        muggins=muggins,
+        match_point_format=fmt,
+        tiebreakers=_stored_chain(game_kind, chain),
+        confirmation=confirmation,
+    )
+    if seed is not None:
+        event.seed = seed
+    event.save()
+    return event
+
+
+# The settings a draw or a result depends on: changing them afterwards would make the games
+# already played mean something else (or the draws irreproducible).
+DRAW_BOUND_SETTINGS = ("game", "kind", "target", "muggins", "match_point_format", "seed")
+SETTINGS = (
+    "name",
+    "date",
+    "game",
+    "kind",
+    "pairing",
+    "meetings_per_opponent",
+    "games_planned",
+    "target",
+    "muggins",
+    "match_point_format",
+    "tiebreakers",
+    "seed",
+    "confirmation",
+)
+
+
+def settings_locks(event: Event) -> dict[str, str]:
+    """The settings that can no longer change, each with the reason in words."""
+    if event.status == Event.Status.FINISHED:
+        why = _("The event has finished: its settings are kept as it was played.")
+        return dict.fromkeys(SETTINGS, why)
+    locks: dict[str, str] = {}
+    if event.rounds.exists():
+        why = _(
+            "Fixed once the first round is drawn: the draws and results already made depend on it."
+        )
+        locks.update(dict.fromkeys(DRAW_BOUND_SETTINGS, why))
+    elif Bracket.objects.filter(event=event).exists():
+        locks["kind"] = locks["game"] = _("Fixed once the playoff bracket is drawn.")
+    return locks
+
+
+def _current(event: Event, field: str):
+    if field == "match_point_format":
+        return event.match_point_format_id
+    if field == "tiebreakers":
+        return list(event.ranking_chain)  # as the form shows it: the game's own, spelled out
+    return getattr(event, field)
+
+
+@transaction.atomic
+def update_event_settings(event: Event, **values) -> Event:
+    """Change the event's settings (the same ones :func:`create_event` takes).
+
+    A setting that :func:`settings_locks` holds must keep its value (ServiceError
+    ``setting_locked`` names it); the format goes through :func:`set_event_format`. A
+    changed ranking chain re-ranks the standings.
+    """
+    event = locked_event(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    unknown = set(values) - set(SETTINGS)
+    if unknown:
+        raise TypeError(f"Unknown settings: {sorted(unknown)}")
+    current = {field: _current(event, field) for field in SETTINGS}
+    fmt = values.get("match_point_format", event.match_point_format_id)
+    values = current | values
+    values["match_point_format"] = fmt.pk if isinstance(fmt, MatchPointFormat) else fmt
+    values["tiebreakers"] = [k.strip() for k in values["tiebreakers"] or [] if k.strip()]
+    for field, why in settings_locks(event).items():
+        if values[field] != current[field]:
+            raise ServiceError("setting_locked", why, field=field)
+    name, game_kind = _check_basics(
+        name=values["name"],
+        date=values["date"],
+        game=values["game"],
+        kind=values["kind"],
+        target=values["target"],
+        seed=values["seed"],
+    )
+    chain = check_chain(values["game"], values["tiebreakers"] or [])
+    new_format = check_format(event.club, values["match_point_format"], field="match_point_format")
+    event = set_event_format(
+        event,
+        kind=values["kind"],
+        pairing=values["pairing"],
+        meetings_per_opponent=values["meetings_per_opponent"],
+        games_planned=values["games_planned"],
+        confirmation=values["confirmation"],
+    )
+    rerank = tuple(_stored_chain(game_kind, chain)) != tuple(event.tiebreakers or ())
+    event.name, event.date, event.game = name, values["date"], values["game"]
+    event.target, event.muggins, event.seed = values["target"], values["muggins"], values["seed"]
+    event.match_point_format = new_format
+    event.tiebreakers = _stored_chain(game_kind, chain)
+    event.save(
+        update_fields=[
+            "name",
+            "date",
+            "game",
+            "target",
+            "muggins",
+            "seed",
+            "match_point_format",
+            "tiebreakers",
+        ]
+    )
+    if rerank:
+        hooks.results_changed(event.pk)
+    return event

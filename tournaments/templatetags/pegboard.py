@@ -2,11 +2,18 @@
 
 from django import template
 
+from tournaments import selectors
 from tournaments.models import Event
 from tournaments.outcome import format_spread
 from tournaments.tiebreakers import describe
 
 register = template.Library()
+
+
+@register.simple_tag
+def directed_clubs(user) -> list:
+    """The clubs ``user`` directs (for the navbar), at most ten."""
+    return list(selectors.clubs_directed_by(user)[:10])
 
 
 @register.filter
