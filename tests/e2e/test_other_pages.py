@@ -1,7 +1,8 @@
 """The pages no journey walks through, checked the same way: axe-core and console errors.
 
-A survey, not a journey: the home page, the TD's event page, the checkers, the seasons and
-the login page, at a phone's size and a laptop's.
+A survey, not a journey: the home page, the checkers, the seasons, the login page, the TD's
+event page and settings, the club's page, new-event form and players, at a phone's size and a
+laptop's.
 """
 
 from __future__ import annotations
@@ -35,3 +36,11 @@ def test_other_pages_pass_axe_and_log_no_errors(open_page: Callable[[], Page], c
         checks.a11y(page, url)
     log_in(page, f"/td/events/{event.pk}/")
     checks.a11y(page, "TD event page")
+    for url in [
+        f"/td/events/{event.pk}/settings/",
+        f"/td/clubs/{event.club_id}/",
+        f"/td/clubs/{event.club_id}/events/new/",
+        f"/td/clubs/{event.club_id}/players/",
+    ]:
+        page.goto(url)
+        checks.a11y(page, url)
