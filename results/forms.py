@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms import ServiceForm
+from tournaments.models import Entry, Table
 
 
 class PlayerReportForm(ServiceForm):
@@ -33,6 +34,32 @@ class PlayerReportForm(ServiceForm):
             raise forms.ValidationError(
                 _("The record is not valid JSON: %(e)s") % {"e": exc}
             ) from None
+
+    def winner_id(self, entry: Entry, table: Table | None) -> int | None:
+        """The winner's entry id from "me" or "opponent", seen from ``entry``'s seat."""
+        choice = self.cleaned_data.get("winner")
+        if not choice:
+            return None
+        if choice == "me" or table is None:
+            return entry.pk
+        seats = {table.seat_a_id, table.seat_b_id} - {None}
+        return next(iter(seats - {entry.pk}), None)
+
+
+class DisputeForm(PlayerReportForm):
+    """A player disputes the opponent's version: a short reason, and optionally their own
+    version of the result (the TD sees both side by side)."""
+
+    winner = forms.ChoiceField(
+        label=_("Who won?"),
+        choices=[("me", _("I won")), ("opponent", _("My opponent won"))],
+        required=False,
+    )
+    reason = forms.CharField(
+        label=_("What is wrong?"),
+        max_length=300,
+        error_messages={"required": _("Say in a few words what is wrong.")},
+    )
 
 
 class RulingForm(ServiceForm):

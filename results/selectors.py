@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q
 from django.http import Http404
 
-from tournaments.models import AuditEntry, Entry, Event, Round, Table
+from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Table
 from tournaments.selectors import clubs_directed_by
 
 from .models import Dispute, Scorekeeper, Submission
@@ -33,7 +35,9 @@ def current_table(entry: Entry) -> Table | None:
     if latest is None:
         return None
     return (
-        Table.objects.select_related("round", "seat_a__player", "seat_b__player")
+        Table.objects.select_related(
+            "round", "seat_a__player", "seat_b__player", "result__winner__player", "dispute"
+        )
         .filter(round=latest)
         .filter(Q(seat_a=entry) | Q(seat_b=entry))
         .first()
@@ -54,9 +58,84 @@ def my_games(entry: Entry) -> list[Table]:
     return list(
         Table.objects.filter(round__event_id=entry.event_id, round__status=Round.Status.RELEASED)
         .filter(Q(seat_a=entry) | Q(seat_b=entry))
-        .select_related("round", "seat_a__player", "seat_b__player", "result__winner__player")
+        .select_related(
+            "round", "seat_a__player", "seat_b__player", "result__winner__player", "dispute"
+        )
         .order_by("-round__number")
     )
+
+
+# What the player's page shows for the current table. Only the open states are polled: a
+# confirmed or disputed game changes only by the TD's hand, and the page stops asking.
+POLLED_STATES = frozenset({"report", "waiting", "confirm", "to_check"})
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTable:
+    """Where the player's current game stands, as the private page shows it.
+
+    ``state`` is one of ``none`` (no game released), ``bye``, ``report`` (nobody reported),
+    ``waiting`` (the player reported; the opponent has to confirm), ``confirm`` (the opponent
+    reported; the player confirms or disputes), ``to_check`` (both agree; the desk checks),
+    ``disputed`` (with the TD) or ``confirmed`` (a result is recorded, perhaps by a ruling).
+    ``token`` changes whenever what the page shows changes: the poll sends it back and gets
+    a 204 while it still holds.
+    """
+
+    state: str
+    table: Table | None = None
+    opponent: Entry | None = None
+    mine: Submission | None = None
+    theirs: Submission | None = None
+    versions: tuple[Submission, ...] = ()
+    result: GameResult | None = None
+    dispute: Dispute | None = None
+
+    @property
+    def polled(self) -> bool:
+        """Whether the page keeps asking for changes (an open game)."""
+        return self.state in POLLED_STATES
+
+    @property
+    def token(self) -> str:
+        """A short fingerprint of what the page shows."""
+        parts = [
+            self.state,
+            self.table.pk if self.table else 0,
+            self.mine.pk if self.mine else 0,
+            self.theirs.pk if self.theirs else 0,
+        ]
+        return "-".join(str(p) for p in parts)
+
+
+def player_table(entry: Entry) -> PlayerTable:
+    """The entry's current game and where its result stands (three queries)."""
+    table = current_table(entry)
+    if table is None:
+        return PlayerTable("none")
+    if table.seat_b_id is None:
+        return PlayerTable("bye", table)
+    opponent = table.seat_b if table.seat_a_id == entry.pk else table.seat_a
+    found = versions(table)
+    result = getattr(table, "result", None)
+    dispute = getattr(table, "dispute", None)
+    common = {"table": table, "opponent": opponent, "versions": tuple(found)}
+    if result is not None:
+        return PlayerTable("confirmed", **common, result=result, dispute=dispute)
+    if dispute is not None and dispute.is_open:
+        return PlayerTable("disputed", **common, dispute=dispute)
+    open_versions = [v for v in found if v.status in ("pending", "to_check")]
+    mine = next((v for v in reversed(open_versions) if v.by_entry_id == entry.pk), None)
+    theirs = next((v for v in reversed(open_versions) if v.by_entry_id == opponent.pk), None)
+    if any(v.status == "to_check" for v in open_versions):
+        state = "to_check"
+    elif mine is not None:
+        state = "waiting"
+    elif theirs is not None:
+        state = "confirm"
+    else:
+        state = "report"
+    return PlayerTable(state, **common, mine=mine, theirs=theirs)
 
 
 def open_disputes(event: Event) -> list[Dispute]:
@@ -119,6 +198,32 @@ def audit_log(event: Event, limit: int = 200) -> list[AuditEntry]:
         AuditEntry.objects.filter(event=event)
         .select_related("table__round")
         .order_by("-at", "-pk")[:limit]
+    )
+
+
+def latest_game_number(event: Event) -> int | None:
+    """The number of the event's latest released game (or None)."""
+    return (
+        Round.objects.filter(event=event, status=Round.Status.RELEASED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def table_to_correct(event: Event, game: int, number: int) -> Table | None:
+    """A table of a released game with a recorded result, found by the numbers on its card
+    (what the TD has in hand at the desk), with its players and result."""
+    return (
+        Table.objects.filter(
+            round__event=event,
+            round__status=Round.Status.RELEASED,
+            round__number=game,
+            number=number,
+            result__isnull=False,
+        )
+        .select_related("round", "seat_a__player", "seat_b__player", "result__winner__player")
+        .first()
     )
 
 

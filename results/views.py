@@ -9,12 +9,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from pegboard.errors import ServiceError
 
 from . import selectors, services
-from .forms import ImportForm, PlayerReportForm, RulingForm
+from .forms import DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
 
@@ -25,77 +26,100 @@ def _entry_or_404(key: str):
         raise Http404("Unknown link.") from None
 
 
+@never_cache  # a private page that changes with every report: never from a cache
 def player_page(request: HttpRequest, key: str) -> HttpResponse:
-    """The player's page: current table and opponent, report, confirm or dispute."""
+    """The player's page: current table and opponent, report, confirm or dispute.
+
+    While the game is open the page polls itself (``?since=<token>``): a 204 while nothing
+    changed, else the game's card and the games list anew; a confirmed or disputed game
+    stops the poll.
+    """
     entry = _entry_or_404(key)
-    table = selectors.current_table(entry)
-    form = PlayerReportForm(initial={"table": table.pk} if table else None)
-    status = 200
     if request.method == "POST":
-        form = PlayerReportForm(request.POST)
-        action = request.POST.get("action", "report")
-        done = None
-        if action == "confirm":
-            try:
-                done = services.confirm_opponent(key, table=int(request.POST.get("table", 0)))
-            except (ServiceError, ValueError) as exc:
-                messages.error(request, getattr(exc, "message", str(exc)))
-        elif action == "dispute":
-            try:
-                done = services.dispute(
-                    key,
-                    table=int(request.POST.get("table", 0)),
-                    reason=request.POST.get("reason", ""),
-                )
-            except (ServiceError, ValueError) as exc:
-                messages.error(request, getattr(exc, "message", str(exc)))
-        else:
+        return _player_post(request, key, entry)
+    here = selectors.player_table(entry)
+    if request.htmx and "since" in request.GET:
+        if request.GET["since"] == here.token:
+            return HttpResponse(status=204)
+        return render(request, "results/player.html#live", _player_context(key, entry, here))
+    return render(request, "results/player.html", _player_context(key, entry, here))
 
-            def report():
-                data = form.cleaned_data
-                seats = {table.seat_a_id, table.seat_b_id} if table else set()
-                opponent = next(iter(seats - {entry.pk}), None)
-                return services.submit(
-                    key,
-                    table=data["table"],
-                    winner=entry.pk if data["winner"] == "me" else opponent,
-                    loser_score=data["loser_score"],
-                    forfeit=data["forfeit"],
-                    record=data["record"],
-                )
 
-            done = form.run(report)
-        if done is not None:
-            messages.success(request, _("Thank you: your report is recorded."))
-            return redirect("player-page", key=key)
-        status = 400
-    context = {
+def _player_context(key: str, entry, here, **forms) -> dict:
+    initial = {"table": here.table.pk} if here.table else None
+    return {
         "key": key,
         "entry": entry,
-        "table": table,
-        "form": form,
-        "versions": selectors.versions(table) if table else [],
+        "here": here,
+        "table": here.table,
+        "form": forms.get("form") or PlayerReportForm(initial=initial),
+        "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
         "games": selectors.my_games(entry),
     }
-    if table is not None:
-        mine = [
-            v for v in context["versions"] if v.by_entry_id == entry.pk and v.status == "pending"
-        ]
-        theirs = [
-            v
-            for v in context["versions"]
-            if v.by_entry_id not in (None, entry.pk) and v.status == "pending"
-        ]
-        context["can_confirm"] = bool(theirs) and not mine
-        context["confirmed"] = hasattr(table, "result")
-    return render(request, "results/player.html", context, status=status)
+
+
+def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
+    """Report, confirm the opponent's version, or dispute it; every write is a service's."""
+    here = selectors.player_table(entry)
+    action = request.POST.get("action", "report")
+    forms: dict = {}
+    done = None
+    if action == "confirm":
+        try:
+            done = services.confirm_opponent(key, table=int(request.POST.get("table", 0)))
+        except (ServiceError, ValueError) as exc:
+            messages.error(request, getattr(exc, "message", str(exc)))
+    elif action == "dispute":
+        form = forms["dispute_form"] = DisputeForm(request.POST)
+
+        def dispute():
+            data = form.cleaned_data
+            if not data["winner"]:  # no version of their own: the opponent's goes to the TD
+                return services.dispute(key, table=data["table"], reason=data["reason"])
+            return services.submit(
+                key,
+                table=data["table"],
+                winner=form.winner_id(entry, here.table),
+                loser_score=data["loser_score"],
+                forfeit=data["forfeit"],
+                reason=data["reason"],
+                entry=entry,
+            )
+
+        done = form.run(dispute)
+    else:
+        form = forms["form"] = PlayerReportForm(request.POST)
+        done = form.run(
+            lambda: services.submit(
+                key,
+                table=form.cleaned_data["table"],
+                winner=form.winner_id(entry, here.table),
+                loser_score=form.cleaned_data["loser_score"],
+                forfeit=form.cleaned_data["forfeit"],
+                record=form.cleaned_data["record"],
+                entry=entry,
+            )
+        )
+    if done is not None:
+        messages.success(request, _("Thank you: your report is recorded."))
+        return redirect("player-page", key=key)
+    context = _player_context(key, entry, here, **forms)
+    return render(request, "results/player.html", context, status=400)
 
 
 @login_required
 def results_desk(request: HttpRequest, event_id: int) -> HttpResponse:
     """The TD's results desk: open tables, the dispute queue, corrections, import, audit."""
     event, role = selectors.results_role(request.user, event_id)
-    return render(request, "results/desk.html", _desk_context(event, role))
+    context = _desk_context(event, role)
+    if role == "td" and "table" in request.GET:
+        # Correct a confirmed result: the TD finds the table by the numbers on its card.
+        game, number = request.GET.get("game", ""), request.GET.get("table", "")
+        found = None
+        if game.isdigit() and number.isdigit():
+            found = selectors.table_to_correct(event, int(game), int(number))
+        context |= {"correcting": found, "correct_game": game, "correct_table": number}
+    return render(request, "results/desk.html", context)
 
 
 def _desk_context(event, role: str, *, form=None, report=None) -> dict:
@@ -114,6 +138,7 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         "keys": keys,
         "import_form": form or ImportForm(),
         "import_report": report,
+        "latest_game": selectors.latest_game_number(event),
     }
 
 

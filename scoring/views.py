@@ -163,7 +163,10 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     """Standings in large type for the projector, refreshing itself."""
     event = selectors.public_event(event_id)
-    return render(request, "scoring/projector.html", _standings_context(event) | {"public": True})
+    # The hall reads every row (the projector scrolls), and so must the poll that refreshes it:
+    # without ?all=1 the first refresh cut a 200-player table to the top 100.
+    context = _standings_context(event) | {"public": True, "standings_query": "all=1"}
+    return render(request, "scoring/projector.html", context)
 
 
 @login_required

@@ -84,9 +84,14 @@ def submit(
     forfeit: bool = False,
     record: dict | None = None,
     entry: Entry | None = None,
+    reason: str = "",
 ) -> SubmitOutcome:
     """A player reports the result of their own game through their private key (``entry``:
-    the key's entry, when the caller has looked it up already)."""
+    the key's entry, when the caller has looked it up already).
+
+    ``reason`` is what the player says is wrong when this version disagrees with the
+    opponent's: the TD reads it beside both versions at the desk.
+    """
     throttle(key)
     if entry is None or entry.key.key != key:
         entry = entry_for_key(key)
@@ -162,9 +167,8 @@ def submit(
             "confirmed",
             _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
         )
-    _open_dispute(
-        event, table, [mine, theirs], reason=_("The two players reported different results.")
-    )
+    why = reason.strip()[:300] or _("The two players reported different results.")
+    _open_dispute(event, table, [mine, theirs], reason=why)
     return SubmitOutcome(mine, "disputed")
 
 

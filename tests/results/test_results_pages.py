@@ -122,3 +122,57 @@ def test_paper_cards_import_page(client, night, td_user):
         {"file": SimpleUploadedFile("cards.csv", b"just,nonsense\n", "text/csv")},
     )
     assert bad.status_code == 400 and "needs the columns" in bad.content.decode()
+
+
+def test_player_page_collapses_to_waiting_and_polls_until_confirmed(client, night):
+    event, table, key_a, key_b = night
+    url = reverse("player-page", args=[key_a])
+    client.post(url, {"table": table.pk, "winner": "me", "loser_score": "95", "action": "report"})
+    page = client.get(url).content.decode()
+    b_name = table.seat_b.player.name
+    assert "Reported: you won, 95." in page and f"Waiting for {b_name} to confirm." in page
+    token = page.split("?since=")[1].split('"')[0]
+    assert 'hx-trigger="every 4s"' in page
+    # Nothing changed: the poll is a 204; once the opponent confirms it gets the card anew.
+    assert client.get(url, {"since": token}, headers={"HX-Request": "true"}).status_code == 204
+    services.confirm_opponent(key_b, table=table)
+    card = client.get(url, {"since": token}, headers={"HX-Request": "true"})
+    body = card.content.decode()
+    assert card.status_code == 200 and "You won by 26." in body and "<html" not in body
+    assert "hx-trigger" not in body  # confirmed: the poll stops
+    assert f"Game 1 vs {b_name}: won by 26" in " ".join(client.get(url).content.decode().split())
+
+
+def test_player_disputes_with_a_reason_and_their_own_version(client, night):
+    event, table, key_a, key_b = night
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    url = reverse("player-page", args=[key_b])
+    assert "Not right? Dispute it" in client.get(url).content.decode()
+    missing = client.post(url, {"table": table.pk, "action": "dispute", "reason": " "})
+    assert missing.status_code == 400 and "Say in a few words" in missing.content.decode()
+    client.post(
+        url,
+        {
+            "table": table.pk,
+            "action": "dispute",
+            "reason": "I pegged out first",
+            "winner": "me",
+            "loser_score": "100",
+        },
+    )
+    dispute = Dispute.objects.get(table=table)
+    assert dispute.is_open and dispute.reason == "I pegged out first"
+    page = client.get(url).content.decode()
+    assert "Disputed" in page and "find them at the desk" in page and "hx-trigger" not in page
+    assert Submission.objects.filter(table=table, winner=table.seat_b, loser_score=100).exists()
+
+
+def test_desk_finds_a_table_by_its_numbers_to_correct_it(client, night, td_user):
+    event, table, key_a, key_b = night
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    services.confirm_opponent(key_b, table=table)
+    client.force_login(td_user)
+    desk = reverse("results-desk", args=[event.pk])
+    found = client.get(desk, {"game": "1", "table": str(table.number)}).content.decode()
+    assert f"recorded as {table.seat_a.player.name} won by 26" in found
+    assert "has these numbers" in client.get(desk, {"game": "1", "table": "99"}).content.decode()

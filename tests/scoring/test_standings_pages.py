@@ -196,3 +196,16 @@ def test_a_phone_gets_the_standings_compressed_and_its_poll_still_gets_a_304(
     assert len(answer.content) < len(body) / 3 and body.count("<tr") == 31
     again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=answer["ETag"])
     assert again.status_code == 304
+
+
+def test_the_projector_and_its_refresh_show_every_row(client, django_capture_on_commit_callbacks):
+    """The projector's poll asks for every row too: it once cut a 200-player hall to 100."""
+    event = event_with_field(120)
+    round_ = services.draw_next_game(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.filter(seat_b__isnull=False):
+            services.record_result(event, table=table, winner=table.seat_a, loser_score=80)
+    page = client.get(reverse("event-projector", args=[event.pk])).content.decode()
+    poll = reverse("event-standings", args=[event.pk]) + "?all=1"
+    assert page.count("<tr") == 121 and f'hx-get="{poll}"' in page
+    assert client.get(poll).content.decode().count("<tr") == 121

@@ -1,0 +1,55 @@
+"""What the browser tests share: a club night built through the services, the TD's login."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.cache import cache
+from playwright.sync_api import Page, expect
+
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments import services as tournament_services
+from tournaments.models import Event, Table
+
+# Accented names on purpose: they must survive every page (and the demo night has them too).
+NAMES = [
+    "Zoë Lindqvist",
+    "Niccolò Ferrà",
+    "Jürgen Weiß",
+    "Ștefan Țurcanu",
+    "Dolores Ibáñez",
+    "Margaret O'Brien",
+    "Tomás Ó Briain",
+    "Ioana Năstase",
+]
+TD_PASSWORD = "secret-pass-123"  # tests.factories.UserFactory's
+
+
+def club_night(players: int) -> Event:
+    """An event with ``players`` checked-in entries (the first ones named from NAMES), its TD
+    (``director``) and game 1 drawn and released."""
+    cache.clear()  # the per-key report throttle lives in the cache
+    event = EventFactory()
+    for i in range(players):
+        EntryFactory(event=event, player__name=NAMES[i] if i < len(NAMES) else f"Player {i:03d}")
+    event.club.directors.add(UserFactory(username="director"))
+    tournament_services.draw_next_game(event)
+    return event
+
+
+def played_tables(event: Event, game: int = 1) -> list[Table]:
+    """The tables of a game that have two players, by number."""
+    return list(
+        Table.objects.filter(round__event=event, round__number=game, seat_b__isnull=False)
+        .select_related("seat_a__player", "seat_b__player")
+        .order_by("number")
+    )
+
+
+def log_in(page: Page, next_url: str) -> None:
+    """The TD logs in on the login page and lands on ``next_url``."""
+    page.goto(f"/accounts/login/?next={next_url}")
+    page.get_by_label("Username").fill("director")
+    page.get_by_label("Password").fill(TD_PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page).to_have_url(re.compile(re.escape(next_url) + "$"))

@@ -1,0 +1,214 @@
+"""A club night in a real browser, at a phone's size and at a laptop's.
+
+1. Two players report and confirm a game through their private links; both pages follow by
+   their poll, without a reload.
+2. The players disagree, one says why; the TD logs in and rules it at the results desk; the
+   player's page shows the ruling.
+3. The TD enters every result of a game by keyboard alone (the keystrokes are counted) and
+   corrects one at the desk, with a reason.
+4. The projector shows every row of a 200-player event.
+
+Every page is checked with axe-core and for console errors (``checks``, tests/e2e/conftest.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from results import services as result_services
+from results.models import Dispute
+from tests.e2e.night import club_night, log_in, played_tables
+from tournaments import services as tournament_services
+from tournaments.models import AuditEntry, GameResult
+
+pytestmark = pytest.mark.e2e
+
+
+def card(page: Page):
+    """The player's current game."""
+    return page.locator("#game-card")
+
+
+def test_players_report_and_confirm_through_their_links(open_page: Callable[[], Page], checks):
+    event = club_night(4)
+    table = played_tables(event)[0]
+    a_name, b_name = table.seat_a.player.name, table.seat_b.player.name
+    a, b = open_page(), open_page()
+    a.goto(f"/k/{result_services.key_for(table.seat_a).key}/")
+    b.goto(f"/k/{result_services.key_for(table.seat_b).key}/")
+    expect(card(a)).to_contain_text(b_name)
+    checks.a11y(a, "player: report")
+
+    report = card(a).locator("form.report-form")
+    report.locator("label", has_text="I won").click()
+    report.get_by_label("Loser's score").fill("95")
+    report.get_by_role("button", name="Report the result").click()
+    expect(card(a)).to_contain_text("Reported: you won, 95.")
+    expect(card(a)).to_contain_text(f"Waiting for {b_name} to confirm.")
+    checks.a11y(a, "player: waiting")
+
+    # The opponent's page had loaded before the report: its poll brings the report in.
+    expect(card(b)).to_contain_text(f"{a_name} reported: they won, you scored 95.")
+    checks.a11y(b, "player: confirm or dispute")
+    b.get_by_role("button", name="Confirm this result").click()
+    expect(card(b)).to_contain_text("Confirmed")
+    expect(card(b)).to_contain_text("You lost by 26.")
+    # The reporter's page follows by its poll, then stops polling.
+    expect(card(a)).to_contain_text("You won by 26.")
+    expect(a.locator("#player-live")).not_to_have_attribute("hx-trigger", re.compile("every"))
+    expect(a.get_by_role("listitem").filter(has_text="Game 1 vs")).to_have_text(
+        f"Game 1 vs {b_name}: won by 26"
+    )
+    checks.a11y(a, "player: confirmed")
+    assert GameResult.objects.get(table=table).winner_id == table.seat_a_id
+
+    a.get_by_role("link", name=f"Standings of {event.name}").click()
+    expect(a.get_by_role("cell", name=a_name).first).to_be_visible()
+    checks.a11y(a, "public event page")
+
+
+def test_a_dispute_goes_to_the_desk_and_the_ruling_comes_back(
+    open_page: Callable[[], Page], checks
+):
+    event = club_night(4)
+    table = played_tables(event)[0]
+    a_name, b_name = table.seat_a.player.name, table.seat_b.player.name
+    a, b = open_page(), open_page()
+    key_b = result_services.key_for(table.seat_b).key
+    a.goto(f"/k/{result_services.key_for(table.seat_a).key}/")
+    b.goto(f"/k/{key_b}/")
+
+    report = card(a).locator("form.report-form")
+    report.locator("label", has_text="I won").click()
+    report.get_by_label("Loser's score").fill("95")
+    report.get_by_role("button", name="Report the result").click()
+    expect(card(a)).to_contain_text(f"Waiting for {b_name} to confirm.")
+
+    # B saw it the other way round: B won, A scored 100.
+    expect(card(b)).to_contain_text(f"{a_name} reported: they won")
+    b.get_by_text("Not right? Dispute it").click()
+    dispute = card(b).locator("form", has=b.get_by_role("button", name="Dispute"))
+    expect(dispute).to_contain_text("The tournament director will decide; find them at the desk.")
+    checks.a11y(b, "player: dispute form open")
+    dispute.get_by_role("button", name="Dispute").click()  # no reason: the form asks for one
+    expect(dispute.get_by_label("What is wrong?")).to_be_focused()
+    dispute.get_by_label("What is wrong?").fill("I pegged out first, 121 to 100")
+    dispute.locator("label", has_text="I won").click()
+    dispute.get_by_label("Loser's score").fill("100")
+    dispute.get_by_role("button", name="Dispute").click()
+    expect(card(b)).to_contain_text("Disputed")
+    expect(card(b)).to_contain_text("The tournament director will decide; find them at the desk.")
+    expect(card(b)).to_contain_text("I pegged out first, 121 to 100")
+    checks.a11y(b, "player: disputed")
+    expect(card(a)).to_contain_text("Disputed")  # by the poll
+    assert Dispute.objects.get(table=table).is_open
+
+    td = open_page()
+    log_in(td, f"/td/events/{event.pk}/results/")
+    dispute_card = td.locator(".card", has_text="Rule this version")
+    expect(dispute_card).to_contain_text("I pegged out first, 121 to 100")
+    checks.a11y(td, "results desk: a dispute")
+    version_of_b = dispute_card.locator(".border", has_text=f"{b_name} ·")
+    version_of_b.get_by_role("button", name="Rule this version").click()
+    expect(td.get_by_role("alert")).to_contain_text("Ruling recorded.")
+    checks.a11y(td, "results desk: ruled")
+
+    b.reload()  # a disputed page no longer polls: the ruling is there on the next visit
+    expect(card(b)).to_contain_text("Confirmed")
+    expect(card(b)).to_contain_text("You won by 21.")
+    expect(card(b)).to_contain_text("Ruled by the tournament director.")
+    checks.a11y(b, "player: ruled")
+    a.reload()
+    expect(card(a)).to_contain_text("You lost by 21.")
+    expect(a.get_by_role("listitem").filter(has_text="Game 1 vs")).to_have_text(
+        f"Game 1 vs {b_name}: lost by 21"
+    )
+
+
+def test_td_enters_a_game_by_keyboard_and_corrects_one_at_the_desk(
+    open_page: Callable[[], Page], checks, viewport
+):
+    event = club_night(8)
+    tables = played_tables(event)
+    scores = [95, 88, 102, 7]  # loser's scores: one skunked game (7), the rest close
+    td = open_page()
+    log_in(td, f"/td/events/{event.pk}/games/1/")
+    checks.a11y(td, "TD game page")
+
+    first = td.locator(f"#t{tables[0].pk}-w{tables[0].seat_a_id}")
+    tabs = 0  # from the top of the page to the first table's winner: setup, not per result
+    while not first.evaluate("el => el === document.activeElement"):
+        td.keyboard.press("Tab")
+        tabs += 1
+        assert tabs < 60, "the first table's winner cannot be reached by Tab"
+    keystrokes = 0
+    for i, (table, score) in enumerate(zip(tables, scores, strict=True)):
+        winner_first = i % 2 == 0  # alternate: the first named wins, then the second
+        expect(td.locator(f"#t{table.pk}-w{table.seat_a_id}")).to_be_focused()
+        td.keyboard.press("Space" if winner_first else "ArrowRight")  # pick the winner
+        td.keyboard.press("Tab")  # to the loser's score
+        expect(td.locator(f"#t{table.pk}-loser_score")).to_be_focused()
+        td.keyboard.type(str(score))
+        td.keyboard.press("Enter")  # save; focus moves to the next open table
+        keystrokes += 3 + len(str(score))
+        expect(td.locator(f"#card-{table.pk}")).to_contain_text("Saved.")
+    assert GameResult.objects.filter(table__in=tables).count() == len(tables)
+    per_result = keystrokes / len(tables)
+    print(
+        f"\n[{viewport['width']}x{viewport['height']}] keystrokes per result entered: "
+        f"{per_result:.2f} ({keystrokes} for {len(tables)} tables; "
+        f"{tabs} Tab presses from the top of the page to the first table)"
+    )
+    result = GameResult.objects.get(table=tables[2])
+    assert (result.winner_id, result.loser_score) == (tables[2].seat_a_id, 102)
+    checks.a11y(td, "TD game page: all entered")
+
+    # Table 3's card had the names swapped: the TD corrects it at the desk, with a reason.
+    td.goto(f"/td/events/{event.pk}/results/")
+    td.get_by_label("Table", exact=True).fill(str(tables[2].number))
+    td.get_by_role("button", name="Find the table").click()
+    correction = td.locator("form", has=td.get_by_role("button", name="Correct", exact=True))
+    expect(correction).to_contain_text(f"recorded as {tables[2].seat_a.player.name} won by 19")
+    checks.a11y(td, "results desk: correction form")
+    correction.locator("label", has_text=tables[2].seat_b.player.name).click()
+    correction.get_by_role("button", name="Correct", exact=True).click()
+    expect(correction.get_by_label("Reason (required)")).to_be_focused()  # required
+    correction.get_by_label("Reason (required)").fill("Names swapped on the score card")
+    correction.get_by_role("button", name="Correct", exact=True).click()
+    expect(td.get_by_role("alert")).to_contain_text("Correction recorded")
+    expect(td.get_by_role("cell", name="Names swapped on the score card")).to_be_visible()
+    result.refresh_from_db()
+    assert (result.winner_id, result.loser_score) == (tables[2].seat_b_id, 102)
+    assert AuditEntry.objects.filter(
+        table=tables[2], action="corrected", reason="Names swapped on the score card"
+    ).exists()
+
+
+def test_projector_shows_every_row_of_a_200_player_event(open_page: Callable[[], Page], checks):
+    event = club_night(200)
+    for i, table in enumerate(played_tables(event)):
+        tournament_services.record_result(
+            event, table=table, winner=table.seat_a, loser_score=60 + i % 60
+        )
+    page = open_page()
+    page.goto(f"/events/{event.pk}/projector/")
+    rows = page.locator("#standings tbody tr")
+    expect(rows).to_have_count(200)
+    checks.a11y(page, "projector, 200 rows")
+    # The table refreshes itself every 2 s: after its next swap every row is still there.
+    after_swap = page.evaluate(
+        """() => new Promise(resolve => {
+             setTimeout(() => resolve(-1), 15000);  // no swap within 15 s: -1
+             document.body.addEventListener("htmx:afterSwap",
+               () => resolve(document.querySelectorAll("#standings tbody tr").length),
+               {once: true});
+           })"""
+    )
+    assert after_swap == 200
+    rows.last.scroll_into_view_if_needed()
+    expect(rows.last).to_be_in_viewport()
+    expect(rows.first).not_to_be_in_viewport()
