@@ -205,6 +205,7 @@ class Server:
                 "2",
                 "--backlog",
                 "256",
+                "--no-control-socket",  # gunicorn 27's one per-user socket: no clash with another
             ],
         )
         spawn(
