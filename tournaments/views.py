@@ -185,7 +185,8 @@ def td_register(request: HttpRequest, event_id: int) -> HttpResponse:
     if entry is None:
         return _td_event_page(request, event, register_form=form, status=400)
     messages.success(request, f"{entry.player.name} ✓")
-    return redirect(f"{reverse('td-event', args=[event.pk])}?add=1#register")
+    # No #register fragment: a URL fragment makes Chromium ignore the name field's autofocus.
+    return redirect(f"{reverse('td-event', args=[event.pk])}?add=1")
 
 
 @login_required
