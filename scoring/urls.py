@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_seasons
 
 urlpatterns = [
     path("events/<int:event_id>/", views.event_public, name="event"),
@@ -11,4 +11,10 @@ urlpatterns = [
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/recompute/", views.season_recompute, name="season-recompute"),
     path("players/<int:player_id>/", views.player_ledgers, name="player-ledgers"),
+]
+
+# The TD's season pages.
+urlpatterns += [
+    path("td/clubs/<int:club_id>/seasons/", views_seasons.td_seasons, name="td-seasons"),
+    path("td/seasons/<int:season_id>/", views_seasons.td_season, name="td-season"),
 ]
