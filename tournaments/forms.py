@@ -675,6 +675,13 @@ class EventForm(ServiceForm):
             return self.get_initial_for_field(self.fields[name], name)
         return field.data
 
+    def unused(self) -> frozenset[str]:
+        """The settings the game shown does not use: posted as they are, not shown."""
+        try:
+            return kinds.get(str(self.value_of("game"))).unused_settings
+        except KeyError:
+            return frozenset()
+
     def chain(self) -> list[str]:
         value = self.value_of("tiebreakers")
         return self.fields["tiebreakers"].to_python(value)

@@ -49,6 +49,8 @@ class GameKind:
     tiebreakers: ClassVar[frozenset[str]]  # the keys a ranking chain of this kind may use
     playoffs: ClassVar[bool] = False  # can cut to a playoff bracket
     seasons: ClassVar[bool] = False  # counts for the club's season ledgers (Grass Roots)
+    # Event settings that mean nothing for this kind: the TD's forms do not show them.
+    unused_settings: ClassVar[frozenset[str]] = frozenset()
     # URL name of the TD's page of one round (kwargs event_id, number).
     round_page: ClassVar[str]
     # Template with the kind's partials: summary, public-seating, td-draw-label,

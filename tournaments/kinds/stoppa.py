@@ -35,6 +35,18 @@ class Stoppa(GameKind):
     tiebreakers = frozenset({*STOPPA_CHAIN, "draw"})
     playoffs = False
     seasons = False
+    # Chips decide a Stoppa table: no target, muggins, match points, pairing of two, or
+    # player-confirmed reports (the TD records each table's chip nets).
+    unused_settings = frozenset(
+        {
+            "target",
+            "muggins",
+            "match_point_format",
+            "pairing",
+            "meetings_per_opponent",
+            "confirmation",
+        }
+    )
     round_page = "td-session"
     template = "kinds/stoppa.html"
     messages = Messages(
