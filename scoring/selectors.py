@@ -10,7 +10,7 @@ from tournaments.hooks import RankedEntry
 from tournaments.models import Event
 from tournaments.selectors import UserLike
 
-from .models import Standing, StandingsSnapshot
+from .models import STANDINGS_ORDER, Standing, StandingsSnapshot
 
 
 def snapshot_for_event(event_id: int, after_game: int | None = None) -> StandingsSnapshot | None:
@@ -29,7 +29,7 @@ def standings_for_event(event_id: int, after_game: int | None = None) -> QuerySe
     return (
         Standing.objects.filter(event_id=event_id, snapshot=snapshot)
         .select_related("entry__player", "snapshot")
-        .order_by("rank", "entry__player__name")
+        .order_by(*STANDINGS_ORDER)
     )
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from tournaments import tiebreakers
 from tournaments.kinds import GameKind
 
-from .models import Standing, StandingsSnapshot, StandingsStatus
+from .models import STANDINGS_ORDER, Standing, StandingsSnapshot, StandingsStatus
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +240,9 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
     changed = []
     for group in tied_groups:
         base = group[0].rank
-        inherited = group[0].separated_by
+        # What placed the group below the row above sits on one row of it (SQL marks the
+        # first row it met, not the first by name): the group's top row keeps it.
+        inherited = next((row.separated_by for row in group if row.separated_by), "")
         by_entry = {row.entry_id: row for row in group}
         ranked = tiebreakers.rank(
             list(by_entry), rest, context, display_key=lambda e: lines[e].name.casefold()
@@ -259,6 +261,32 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
             "WHERE id = %s",
             [(row.rank, row.tied, row.separated_by, row.pk) for row in changed],
         )
+
+
+def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
+    """Put what placed a tied group below the row above on the group's first row as the
+    standings list it (rank, then name), and nothing on the rows tied with the row above:
+    the page and the API then say the same thing of the same row."""
+    rows = (
+        snapshot.rows.filter(tied=True)
+        .order_by(*STANDINGS_ORDER)
+        .values_list("pk", "rank", "separated_by")
+    )
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for pk, rank, separated_by in rows:
+        groups.setdefault(rank, []).append((pk, separated_by))
+    changes = []
+    for group in groups.values():
+        mark = next((separated_by for _pk, separated_by in group if separated_by), "")
+        for i, (pk, separated_by) in enumerate(group):
+            wanted = mark if i == 0 else ""
+            if separated_by != wanted:
+                changes.append((wanted, pk))
+    if changes:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {Standing._meta.db_table} SET separated_by = %s WHERE id = %s", changes
+            )
 
 
 def _games(event) -> dict[int, tuple[str, bool]]:
@@ -335,6 +363,7 @@ def recompute_standings(event_id: int) -> int:
             snapshot.save()
             written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game_kind)
             _python_passes(snapshot, chain, event.seed)
+            _mark_tied_groups(snapshot)
         StandingsStatus.objects.update_or_create(
             event=event, defaults={"version": event.results_version, "computed_at": now}
         )
