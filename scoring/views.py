@@ -25,7 +25,13 @@ from tournaments.selectors import clubs_directed_by
 
 from .models import Season
 from .seasons import season_events
-from .selectors import games_with_snapshots, standings_version, standings_with_movement
+from .selectors import (
+    entrants_count,
+    games_with_snapshots,
+    no_shows,
+    standings_version,
+    standings_with_movement,
+)
 
 ROWS_SHOWN = 100  # a 1,000-player field shows its top rows; "find me" and "all" show more
 TABLES_SHOWN = 60  # the public seating of a large game: its first tables and a search
@@ -39,7 +45,8 @@ def _standings_context(
     return {
         "event": event,
         "standings": standings_with_movement(event.pk, after_game, limit=top, find=find),
-        "standings_total": event.entries.count(),
+        "standings_total": entrants_count(event.pk, after_game),
+        "no_shows": no_shows(event.pk, after_game),
         "find": find,
         "snapshot_games": games_with_snapshots(event.pk),
         "after_game": after_game,

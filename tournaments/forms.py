@@ -586,6 +586,14 @@ class EventForm(ServiceForm):
     confirmation = forms.ChoiceField(
         label=_("Reports confirmed by"), choices=Event.Confirmation.choices, required=False
     )
+    entrants = forms.ChoiceField(
+        label=_("Entrants"),
+        choices=Event.Entrants.choices,
+        required=False,
+        help_text=_(
+            "Who is ranked and counts for the cut; the others are listed apart as no-shows."
+        ),
+    )
     tiebreakers = _ChainField(label=_("Ranking chain"), required=False)
     chain_game = forms.CharField(required=False, widget=forms.HiddenInput)
     seed = forms.IntegerField(
@@ -644,6 +652,7 @@ class EventForm(ServiceForm):
                 "muggins": event.muggins,
                 "match_point_format": event.match_point_format_id,
                 "confirmation": event.confirmation,
+                "entrants": event.entrants,
                 "tiebreakers": list(event.ranking_chain),
                 "chain_game": event.game,
                 "seed": event.seed,
@@ -664,6 +673,7 @@ class EventForm(ServiceForm):
             "target": Event.Target.FULL,
             "match_point_format": fmt.pk if fmt else None,
             "confirmation": Event.Confirmation.OWN_KEYS,
+            "entrants": Event.Entrants.PLAYED,
             "tiebreakers": list(club.default_chain(game)),
             "chain_game": game,
         }
@@ -694,6 +704,7 @@ class EventForm(ServiceForm):
         data = dict(self.cleaned_data)
         data.pop("chain_game", None)
         data["confirmation"] = data.get("confirmation") or Event.Confirmation.OWN_KEYS
+        data["entrants"] = data.get("entrants") or Event.Entrants.PLAYED
         return data
 
     def create(self):

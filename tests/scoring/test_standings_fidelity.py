@@ -118,3 +118,57 @@ def test_forfeits_and_byes_score_as_rule_11_4b(django_capture_on_commit_callback
     assert line(table.seat_a) == (2, 1, 0, 10)
     assert line(table.seat_b) == (0, 0, 1, -10)
     assert line(lone) == (2, 1, 0, 10) and rows[lone.pk].byes == 1
+
+
+def _night_with_a_no_show(**event_kwargs):
+    """Nine entries, eight checked in and seated for game 1 (all results in); "Nora
+    No-show" never checked in."""
+    event = event_with_field(8, kind=Event.Kind.SANCTIONED, **event_kwargs)
+    nora = EntryFactory(event=event, player__name="Nora No-show", checked_in=False)
+    round_ = services.draw_next_game(event)
+    for table in round_.tables.filter(seat_b__isnull=False):
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    recompute_standings(event.pk)
+    return event, nora
+
+
+def test_an_entry_that_never_played_is_listed_apart_and_not_an_entrant():
+    event, nora = _night_with_a_no_show()
+    rows = list(standings_for_event(event.pk))
+    assert len(rows) == 8 and nora.pk not in {r.entry_id for r in rows}
+    assert [r.games_played for r in rows] == [1] * 8
+    from scoring.selectors import no_shows
+
+    assert no_shows(event.pk) == ["Nora No-show"]
+    bracket = services.create_playoff(event)
+    # 8 entrants: ceil(8 / 4) = 2 qualifiers (with Nora counted, 9 gave 3).
+    assert (bracket.entrants, len(bracket.seeds)) == (8, 2)
+
+
+def test_the_td_can_count_the_checked_in_as_entrants():
+    event, nora = _night_with_a_no_show(entrants=Event.Entrants.CHECKED_IN)
+    assert standings_for_event(event.pk).count() == 8  # Nora has not checked in
+    services.set_checked_in(nora, True)
+    recompute_standings(event.pk)
+    rows = {r.entry_id: r for r in standings_for_event(event.pk)}
+    assert (
+        len(rows) == 9 and rows[nora.pk].rank == 5
+    )  # 0 GP and +0: above the four who lost (the TD chose it)
+    bracket = services.create_playoff(event)
+    assert (bracket.entrants, len(bracket.seeds)) == (9, 3)
+
+
+def test_a_player_at_an_open_table_is_an_entrant_while_the_game_is_played():
+    event = event_with_field(4)
+    round_ = services.draw_next_game(event)
+    first, second = round_.tables.order_by("number")
+    services.record_result(event, table=first, winner=first.seat_a, loser_score=90)
+    recompute_standings(event.pk)
+    rows = {r.entry_id for r in standings_for_event(event.pk)}
+    assert rows == {first.seat_a_id, first.seat_b_id, second.seat_a_id, second.seat_b_id}
+
+
+def test_the_public_standings_list_the_no_shows_apart(client):
+    event, _nora = _night_with_a_no_show()
+    body = client.get(f"/events/{event.pk}/").content.decode()
+    assert "Did not play, not ranked (1):" in body and "Nora No-show" in body

@@ -105,6 +105,12 @@ class GameKind:
         """
         raise NotImplementedError
 
+    def seated_sql(self) -> str:
+        """SQL of the ids of the entries seated (a bye included) in a released round of
+        event ``%(event)s`` numbered up to ``%(n)s``: the entrants of standings after round n
+        (with those the event counts as checked in)."""
+        raise NotImplementedError
+
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
         """Per round, in order: (number, tables, tables with a result, latest result time)."""
         raise NotImplementedError

@@ -132,6 +132,17 @@ class Cribbage(GameKind):
              WHERE e.event_id = %(event)s
         """
 
+    def seated_sql(self) -> str:
+        t = _tables()
+        seated = """
+            SELECT t.{seat} FROM {table} t JOIN {round} g ON g.id = t.round_id
+             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = 'released'
+               AND t.{seat} IS NOT NULL"""
+        return " UNION ".join(
+            seated.format(seat=seat, table=t["table"], round=t["round"])
+            for seat in ("seat_a_id", "seat_b_id")
+        )
+
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
         return (
             Round.objects.filter(event=event)

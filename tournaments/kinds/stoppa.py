@@ -129,6 +129,12 @@ class Stoppa(GameKind):
              WHERE e.event_id = %(event)s
         """
 
+    def seated_sql(self) -> str:
+        t = _tables()
+        return f"""
+            SELECT s.entry_id FROM {t["stoppa_seat"]} s JOIN {t["round"]} g ON g.id = s.round_id
+             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = 'released'"""
+
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
         played = Q(stoppa_tables__number__isnull=False)
         return (
