@@ -272,6 +272,9 @@ class PlayoffForm(ServiceForm):
             "Random draw only: the entrants highest in this event's standings get the byes."
         ),
     )
+    confirm_lots = forms.BooleanField(
+        label=_("Confirm the cut by the draw of lots"), required=False
+    )
 
     def __init__(self, *args, event: Event, **kwargs):
         kwargs.setdefault(

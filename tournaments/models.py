@@ -594,6 +594,15 @@ class Bracket(models.Model):
     places = models.JSONField(
         _("final places"), default=dict, blank=True, help_text=_("Entry id -> place.")
     )
+    cut_lots = models.JSONField(
+        _("draws of lots at the cut"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Groups the ranking chain left tied among the qualifiers, in the order the draw of "
+            "lots put them: entry, lot drawn, qualified."
+        ),
+    )
     champion = models.ForeignKey(
         Entry,
         verbose_name=_("champion"),

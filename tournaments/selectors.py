@@ -486,3 +486,20 @@ def event_results(event: Event) -> QuerySet[GameResult]:
 def api_entries(event: Event) -> QuerySet[Entry]:
     """The entries of an event with their players, in entry order (the API's)."""
     return event.entries.select_related("player").order_by("pk")
+
+
+def cut_lots(bracket: Bracket) -> list[dict]:
+    """The draws of lots that settled ties at the cut, with the players' names: each group
+    (its rank, whether it straddled the line) and who drew which lot, qualified or not."""
+    if not bracket.cut_lots:
+        return []
+    ids = [item["entry"] for draw in bracket.cut_lots for item in draw["entries"]]
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    return [
+        {
+            "rank": draw["rank"],
+            "straddles": draw["straddles"],
+            "entries": [item | {"name": names.get(item["entry"], "?")} for item in draw["entries"]],
+        }
+        for draw in bracket.cut_lots
+    ]

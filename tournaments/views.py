@@ -433,6 +433,7 @@ def _bracket_context(event, bracket) -> dict:
         "bracket": bracket,
         "sections": selectors.bracket_sections(bracket),
         "places": selectors.bracket_places(bracket),
+        "cut_lots": selectors.cut_lots(bracket),
     }
 
 
