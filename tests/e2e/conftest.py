@@ -97,13 +97,9 @@ class Checks:
         page.on("pageerror", lambda error: self.console_errors.append(f"{page.url}: {error}"))
         return page
 
-    def a11y(self, page: Page, label: str = "", *, disable: tuple[str, ...] = ()) -> None:
-        """Run axe-core on the page as it is now; serious and critical findings are kept.
-
-        ``disable``: axe rules not run on this page only, each for a reason given where it is
-        asked for (markup a vendored library writes, which we cannot change); never globally.
-        """
-        results = axe_run(self.axe, page, disable)
+    def a11y(self, page: Page, label: str = "") -> None:
+        """Run axe-core on the page as it is now; serious and critical findings are kept."""
+        results = axe_run(self.axe, page)
         where = label or page.url
         self.pages_checked.append(where)
         if SCREENSHOTS:  # E2E_SCREENSHOTS=dir: what each checked page looked like, to look at
@@ -118,13 +114,10 @@ class Checks:
                 )
 
 
-def axe_run(axe: Axe, page: Page, disable: tuple[str, ...] = ()):
+def axe_run(axe: Axe, page: Page):
     """axe.run, after the page has settled (an HTMX swap in flight changes what axe sees)."""
     page.wait_for_load_state("load")
-    if not disable:
-        return axe.run(page)
-    rules = {rule: {"enabled": False} for rule in disable}
-    return axe.run(page, options={"resultTypes": ["violations"], "rules": rules})
+    return axe.run(page)
 
 
 @pytest.fixture
