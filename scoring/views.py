@@ -126,7 +126,8 @@ def _seating_key(request: HttpRequest, event_id: int, board: bool = False) -> st
     query), the language and the game, search and tables asked for (the projector's board
     always shows the latest game, whole). The poll's ETag and the rendered seating's key in
     the cache. 404 for an event the public may not see."""
-    memo = getattr(request, "_seating_key", None)
+    memo_name = "_board_key" if board else "_seating_key"
+    memo = getattr(request, memo_name, None)
     if memo is not None:
         return memo
     version = seating_version(event_id)
@@ -135,7 +136,7 @@ def _seating_key(request: HttpRequest, event_id: int, board: bool = False) -> st
     what = "board" if board else _seating_query(request)
     parts = [version, request.LANGUAGE_CODE, what]
     key = hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
-    request._seating_key = key  # type: ignore[attr-defined]
+    setattr(request, memo_name, key)
     return key
 
 

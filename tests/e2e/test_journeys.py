@@ -263,6 +263,13 @@ def test_projector_pages_through_every_row_of_a_200_player_event(
     expect(page.locator(".seat-board > li")).to_have_count(200)
     board = [n for p in shown_pages(page, ".seat-board > li") for n in p]
     assert len(board) == 200 and board[0] == "Dolores Ibáñez" and board[-1] == "Zoë Lindqvist"
+    # A page fades in, unless the viewer asked for less motion: then it just changes.
+    animation = "() => getComputedStyle(document.querySelector('.projector-main')).animationName"
+    page.evaluate("window.pegboardProjector.next()")
+    assert page.evaluate(animation) == "pager-fade"
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("window.pegboardProjector.next()")
+    assert page.evaluate(animation) == "none"
     # Every mode in both themes passes axe (the pages held still while it looks).
     playoff = playoff_event()
     for view, pk in [("standings", event.pk), ("seating", event.pk), ("bracket", playoff.pk)]:

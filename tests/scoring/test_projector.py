@@ -85,7 +85,7 @@ def test_find_your_table_lists_every_player_alphabetically_with_their_table(clie
     lines = board(body)
     assert len(lines) == 200 and dict(lines) == expected  # game 2's tables, not game 1's
     assert [name for name, _ in lines] == sorted(expected)
-    assert "Game 2: find your table" in body
+    assert '<h2 class="board-title">Game 2</h2>' in body
     assert 'data-pager=".seat-board > li"' in body
     assert f'hx-get="{reverse("event-projector-seating", args=[big_night.pk])}"' in body
 
@@ -117,7 +117,7 @@ def test_find_your_table_works_for_stoppa_sessions(client):
     lines = board(projector(client, event, view="seating"))
     assert dict(lines) == {name: str(number) for name, number in seats}
     assert len(lines) == 10 and lines[0][0] == "Ann" and lines[-1][0] == "Zoë"
-    assert "Session 1: find your table" in projector(client, event, view="seating")
+    assert '<h2 class="board-title">Session 1</h2>' in projector(client, event, view="seating")
 
 
 def test_find_your_table_before_any_game_and_for_the_public_only(client):
@@ -140,7 +140,7 @@ def test_the_boards_poll_is_a_304_until_the_seating_changes(client, big_night):
     services.draw_next_game(big_night)  # a new game released: the hall sees its tables
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
-    assert "Game 2: find your table" in changed.content.decode()
+    assert '<h2 class="board-title">Game 2</h2>' in changed.content.decode()
 
 
 def test_the_board_is_rendered_once_per_seating_version(client, big_night, monkeypatch):
@@ -171,6 +171,8 @@ def test_the_bracket_in_projector_mode(client, td_user):
     assert first.seat_a.player.name in body and "Semifinals" in body and "best of 3" in body
     assert 'id="bracket"' in body and "bracket-big" in body
     assert ">Playoff</a>" in body  # the strip offers the bracket where there is one
+    page = client.get(reverse("event-bracket", args=[event.pk])).content.decode()
+    assert f'href="/events/{event.pk}/projector/?view=bracket">Projector view' in page
     night = event_with_field(4)
     services.draw_next_game(night)
     assert ">Playoff</a>" not in projector(client, night)
