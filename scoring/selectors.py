@@ -84,6 +84,32 @@ def standings_version(event_id: int, after_game: int | None = None) -> str | Non
     return "-".join(str(part) for part in found)
 
 
+def seating_version(event_id: int) -> str | None:
+    """What the public seating of an event shows right now, in one short query: the event's
+    status and ``results_version`` (bumped by every result, correction, redraw, withdrawal
+    and rename) and its released games (a release bumps it only when it scored byes).
+    Equal values mean an unchanged seating, so a poll can be answered 304 and a rendered
+    seating reused. ``None`` when the public may not see the event (none, or a draft).
+    """
+    from tournaments.models import Round
+
+    sql = f"""
+        SELECT e.status, e.results_version,
+               (SELECT COUNT(*) FROM {Round._meta.db_table} r
+                 WHERE r.event_id = e.id AND r.status = %s),
+               (SELECT MAX(r.id) FROM {Round._meta.db_table} r
+                 WHERE r.event_id = e.id AND r.status = %s)
+          FROM {Event._meta.db_table} e
+         WHERE e.id = %s"""
+    released = Round.Status.RELEASED.value
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [released, released, event_id])
+        found = cursor.fetchone()
+    if found is None or found[0] == Event.Status.DRAFT:
+        return None
+    return "-".join(str(part) for part in found)
+
+
 def games_with_snapshots(event_id: int) -> list[int]:
     """The game numbers an event has standings after, in order."""
     return list(

@@ -5,7 +5,13 @@ from . import views, views_seasons
 urlpatterns = [
     path("events/<int:event_id>/", views.event_public, name="event"),
     path("events/<int:event_id>/standings/", views.standings_fragment, name="event-standings"),
+    path("events/<int:event_id>/seating/", views.seating_fragment, name="event-seating"),
     path("events/<int:event_id>/projector/", views.projector, name="event-projector"),
+    path(
+        "events/<int:event_id>/projector/seating/",
+        views.board_fragment,
+        name="event-projector-seating",
+    ),
     path("td/events/<int:event_id>/standings/", views.td_standings, name="td-standings"),
     path("seasons/", views.season_list, name="season-list"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +32,25 @@ class Messages:
     field_changed: Promise  # "The field changed since game %(n)s was drafted ..."
     not_latest: Promise  # "Only the latest game can be drawn again."
     too_few: Promise  # "At least %(n)s checked-in players are needed."
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """One player of a released round and where they sit: "find your table" in the hall."""
+
+    name: str
+    player_id: int
+    table: int | None  # None: not at a numbered table (a cribbage bye, a Stoppa sit-out)
+    note: str = ""  # what a line without a table means, in the kind's words ("bye")
+
+
+def name_order(name: str) -> tuple[str, str]:
+    """Sort key of a name for an alphabetical list read in the hall: accents and case do
+    not move a name ("Ștefan" among the S, "Zoë" among the Z), the name itself breaks ties."""
+    bare = "".join(
+        c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c)
+    )
+    return bare, name
 
 
 class GameKind:
@@ -89,6 +109,11 @@ class GameKind:
         """The released rounds (or round ``number``) with what the public seating shows of
         them, prefetched; ``find`` (a table number or a name) and ``limit`` narrow the tables
         where the kind's tables are many."""
+        raise NotImplementedError
+
+    def seat_lines(self, event: Event, number: int) -> list[SeatLine]:
+        """Every player seated in released round ``number``, alphabetically (:func:`name_order`),
+        each with their table: one query, whatever the kind's tables look like."""
         raise NotImplementedError
 
     def on_release(self, round_: Round) -> bool:

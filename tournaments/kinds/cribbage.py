@@ -14,7 +14,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.models import Entry, Event, GameResult, Round, Table
 from tournaments.tiebreakers import ACC_CHAIN, REGISTRY
 
-from .base import GameKind, Messages
+from .base import GameKind, Messages, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -91,6 +91,24 @@ class Cribbage(GameKind):
         return selectors.rounds_with_tables(
             event, released_only=True, number=number, find=find, limit=limit
         )
+
+    def seat_lines(self, event: Event, number: int) -> list[SeatLine]:
+        tables = Table.objects.filter(
+            round__event=event, round__number=number, round__status=Round.Status.RELEASED
+        ).values_list(
+            "number",
+            "seat_a__player_id",
+            "seat_a__player__name",
+            "seat_b__player_id",
+            "seat_b__player__name",
+        )
+        bye = str(_("bye"))
+        lines = []
+        for table, a_id, a_name, b_id, b_name in tables:
+            lines.append(SeatLine(a_name, a_id, table, "" if b_id else bye))
+            if b_id:
+                lines.append(SeatLine(b_name, b_id, table))
+        return sorted(lines, key=lambda line: name_order(line.name))
 
     def on_release(self, round_: Round) -> bool:
         return bridge.score_byes(round_)

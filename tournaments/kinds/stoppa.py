@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.tiebreakers import STOPPA_CHAIN
 
-from .base import GameKind, Messages
+from .base import GameKind, Messages, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -91,6 +91,17 @@ class Stoppa(GameKind):
         # A session's tables are few (3 to 6 players each): the whole session is shown.
         sessions = selectors.stoppa_sessions(event, released_only=True)
         return sessions if number is None else sessions.filter(number=number)
+
+    def seat_lines(self, event: Event, number: int) -> list[SeatLine]:
+        seats = StoppaSeat.objects.filter(
+            round__event=event, round__number=number, round__status=Round.Status.RELEASED
+        ).values_list("table__number", "entry__player_id", "entry__player__name")
+        out = str(_("sitting out"))
+        lines = [
+            SeatLine(name, player_id, table, "" if table is not None else out)
+            for table, player_id, name in seats
+        ]
+        return sorted(lines, key=lambda line: name_order(line.name))
 
     def lines_sql(self) -> str:
         """Every entry's Stoppa totals over sessions 1..%(n)s of event %(event)s.
