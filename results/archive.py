@@ -438,7 +438,7 @@ class _Check:
             raise self.bad(f"{path}.{key}", _("should be true or false"))
         return value
 
-    def choice(self, parent: dict, key: str, path: str, choices: Iterable[str], default=None):
+    def choice(self, parent: dict, key: str, path: str, choices: Iterable[Any], default=None):
         value = parent.get(key, default)
         if value not in list(choices):
             raise self.bad(f"{path}.{key}", _("is not one of the known values"))
@@ -473,7 +473,7 @@ def _keep_times(model: type[Model], objs: list, field: str, times: list) -> None
             setattr(obj, field, when)
     keep = [obj for obj, when in zip(objs, times, strict=True) if when is not None]
     if keep:
-        model.objects.bulk_update(keep, [field], batch_size=BATCH)
+        model._default_manager.bulk_update(keep, [field], batch_size=BATCH)
 
 
 def _match_format(data: dict, club: Club, check: _Check) -> MatchPointFormat:
@@ -495,7 +495,7 @@ def _match_format(data: dict, club: Club, check: _Check) -> MatchPointFormat:
     if same is None:
         same = MatchPointFormat.objects.filter(club=club, **points).order_by("pk").first()
     if same is None:
-        code = values["code"][:30]
+        code = str(values["code"])[:30]
         n = 1
         while MatchPointFormat.objects.filter(code=f"{code}-{n}").exists():
             n += 1

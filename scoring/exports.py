@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -39,7 +39,7 @@ from tournaments.models import (
     Table,
 )
 
-from .models import Season, SeasonLedger
+from .models import Season
 from .selectors import standings_for_event
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -449,9 +449,7 @@ def acc_report(season: Season) -> Export:
     """The season's ledger in the shape a club sends its ACC regional director: one line per
     player, best first, with ACC number, nights, games, Grass Roots and master points, 28 and
     29 hands and skunks."""
-    ledgers: Sequence[SeasonLedger] = season.ledgers.select_related("player").order_by(
-        "rank", "player__name"
-    )
+    ledgers = season.ledgers.select_related("player").order_by("rank", "player__name")
     columns = [
         ("rank", _("Rank")),
         ("name", _("Name")),

@@ -20,7 +20,7 @@ from results.services.desk import rule
 from scoring.models import MasterPoints, SpecialHand, Standing
 from scoring.selectors import games_with_snapshots
 from scoring.services import recompute_standings
-from tests.factories import ClubFactory
+from tests.factories import ClubFactory, UserFactory
 from tournaments import services
 from tournaments.demo import load_demo
 from tournaments.models import AuditEntry, Bracket, Club, Event, Player, PlayoffMatch, Table
@@ -305,3 +305,39 @@ def test_a_thousand_player_event_round_trips_quickly(capsys):
             f"\n1,000-player archive: {len(text.encode()) / 1e6:.2f} MB, "
             f"export {exported:.2f} s, import (with the standings recompute) {imported:.2f} s"
         )
+
+
+def test_the_td_downloads_the_archive_and_imports_it_on_the_club_console(client, demo_night):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    td = demo_night.club.directors.get()
+    url = reverse("td-event-archive", args=[demo_night.pk])
+    assert client.get(url).status_code == 302  # signed-in TDs only
+    client.force_login(UserFactory(username="other-club"))
+    assert client.get(url).status_code == 404
+    client.force_login(td)
+    page = client.get(reverse("td-event", args=[demo_night.pk])).content.decode()
+    assert (
+        url in page and reverse("td-event-export", args=[demo_night.pk, "results", "csv"]) in page
+    )
+    response = client.get(url)
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content)["schema"] == SCHEMA
+
+    other = ClubFactory(name="Două")
+    other.directors.add(td)
+    club_page = client.get(reverse("td-club", args=[other.pk])).content.decode()
+    target = reverse("td-club-import", args=[other.pk])
+    assert target in club_page and reverse("club-archive", args=[other.pk]) in club_page
+    assert client.get(target).status_code == 200
+    bad = client.post(target, {"file": SimpleUploadedFile("x.json", b"{nope")})
+    assert bad.status_code == 400 and "not JSON" in bad.content.decode()
+    wrong = client.post(target, {"file": SimpleUploadedFile("x.json", b'{"schema": "x"}')})
+    assert wrong.status_code == 400 and "not a valid event archive" in wrong.content.decode()
+    done = client.post(target, {"file": SimpleUploadedFile("night.json", response.content)})
+    event = Event.objects.get(club=other)
+    assert done.status_code == 302 and done.url == reverse("td-event", args=[event.pk])
+    assert standings_table(event) == standings_table(demo_night)
+    client.force_login(UserFactory(username="stranger"))
+    assert client.get(target).status_code == 404
