@@ -341,3 +341,34 @@ def test_the_td_downloads_the_archive_and_imports_it_on_the_club_console(client,
     assert standings_table(event) == standings_table(demo_night)
     client.force_login(UserFactory(username="stranger"))
     assert client.get(target).status_code == 404
+
+
+def test_a_stoppa_event_round_trips_with_its_chip_nets():
+    import random
+
+    from tests.factories import stoppa_event_with_field
+    from tournaments.services import stoppa as services_stoppa
+
+    event = stoppa_event_with_field(9, names=("Zoë Lindqvist", "Ștefan Țurcanu"))
+    rng = random.Random(5)
+    for _session in range(2):
+        round_ = services.draw_next_game(event)
+        for table in round_.stoppa_tables.filter(number__isnull=False):
+            seats = list(table.seats.values_list("entry_id", flat=True))
+            nets = {pk: rng.randint(-20, 20) for pk in seats[:-1]}
+            nets[seats[-1]] = -sum(nets.values())
+            services_stoppa.record_session_nets(event, table=table, nets=nets)
+    recompute_standings(event.pk)
+
+    def chips(e: Event) -> list[tuple]:
+        return list(
+            Standing.objects.filter(event=e, snapshot__after_game=2)
+            .order_by("rank", "entry__player__name")
+            .values_list("rank", "entry__player__name", "chips", "sessions_won", "best_session")
+        )
+
+    data = through_json(export_event(event))
+    assert data["event"]["game"] == "stoppa" and data["games"][0]["stoppa_tables"]
+    copy = import_event(data, club=ClubFactory())
+    assert chips(copy) == chips(event) and len(chips(copy)) == 9
+    assert copy.game_kind.key == "stoppa"
