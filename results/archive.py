@@ -19,7 +19,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.db.models import F, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -53,6 +53,7 @@ SCHEMA = "pegboard.event-archive"
 VERSION = 1
 MAX_PLAYERS = 50_000  # an archive larger than any event a club runs is refused, not read
 BATCH = 2_000
+SMALL = 32_767  # the largest value of a small-integer column
 
 FORMAT_FIELDS = (
     "code",
@@ -440,7 +441,7 @@ class _Check:
 
     def choice(self, parent: dict, key: str, path: str, choices: Iterable[Any], default=None):
         value = parent.get(key, default)
-        if value not in list(choices):
+        if isinstance(value, bool) or value not in list(choices):
             raise self.bad(f"{path}.{key}", _("is not one of the known values"))
         return value
 
@@ -448,16 +449,24 @@ class _Check:
         value = parent.get(key)
         if value is None and null:
             return None
-        parsed = parse_datetime(value) if isinstance(value, str) else None
+        try:
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+        except ValueError:  # well formed, but no such moment (month 13)
+            parsed = None
         if parsed is None:
             raise self.bad(f"{path}.{key}", _("should be a date and time (ISO 8601)"))
         return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
+
+    def new_ref(self, row: dict, path: str) -> Any:
+        """An object's own ``ref``: a whole number (unique among its kind, checked by the
+        caller)."""
+        return self.int(row, "ref", path, high=2**62)
 
     def ref(self, parent: dict, key: str, path: str, refs: dict, *, null=False):
         value = parent.get(key)
         if value is None and null:
             return None
-        if isinstance(value, bool) or value not in refs:
+        if isinstance(value, bool) or not isinstance(value, int | str) or value not in refs:
             raise self.bad(f"{path}.{key}", _("does not name one of the archive's entries"))
         return refs[value]
 
@@ -530,7 +539,7 @@ def _players(data: dict, club: Club, check: _Check) -> dict[int, Player]:
         check.obj(row, path)
         wanted.append(
             (
-                row.get("ref"),
+                check.new_ref(row, path),
                 check.text(row, "name", path, max_length=120, blank=False),
                 check.text(row, "acc_number", path, max_length=20),
                 check.choice(row, "status", path, Player.Status.values, Player.Status.MEMBER),
@@ -587,13 +596,25 @@ def _players(data: dict, club: Club, check: _Check) -> dict[int, Player]:
     return found
 
 
-@transaction.atomic
 def import_event(data: Any, club: Club | None = None) -> Event:
     """Rebuild an archived event (``export_event``'s dict) in ``club`` (by default the
     archive's club, found by its slug or created), in one transaction; returns the new event
     with its standings recomputed. Players are matched by ACC number, then by name within the
     club, and created otherwise. A bad archive is a ServiceError naming the first wrong value;
     nothing is written then."""
+    try:
+        with transaction.atomic():
+            return _import(data, club)
+    except (IntegrityError, DataError):
+        # The checks before each insert name the usual faults; this is the net under them.
+        raise ServiceError(
+            "bad_archive",
+            _("This is not a valid event archive: its values break the database's rules."),
+            field="archive",
+        ) from None
+
+
+def _import(data: Any, club: Club | None) -> Event:
     check = _Check()
     data = check.obj(data, "archive")
     if data.get("schema") != SCHEMA:
@@ -627,7 +648,7 @@ def import_event(data: Any, club: Club | None = None) -> Event:
                 withdrawn=check.bool(row, "withdrawn", path),
             )
         )
-        refs.append(row.get("ref"))
+        refs.append(check.new_ref(row, path))
     if len(set(map(repr, refs))) != len(refs):
         raise check.bad("entries", _("has two entries with the same ref"))
     try:
@@ -666,7 +687,10 @@ def import_event(data: Any, club: Club | None = None) -> Event:
 def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Check) -> Event:
     path = "event"
     game = check.choice(data, "game", path, [k.key for k in kinds.all_kinds()])
-    date = parse_date(data["date"]) if isinstance(data.get("date"), str) else None
+    try:
+        date = parse_date(data["date"]) if isinstance(data.get("date"), str) else None
+    except ValueError:  # well formed, but no such day
+        date = None
     if date is None:
         raise check.bad("event.date", _("should be a date (YYYY-MM-DD)"))
     chain = data.get("tiebreakers") or []
@@ -740,7 +764,7 @@ def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[An
                     note=check.text(row, "note", path, max_length=200),
                 )
             )
-            table_refs.append(row.get("ref"))
+            table_refs.append(check.new_ref(row, path))
             if row.get("result") is not None:
                 results.append((len(tables) - 1, check.obj(row["result"], f"{path}.result"), path))
         for j, row in enumerate(
@@ -850,7 +874,7 @@ def _import_reports(
                 status=check.choice(row, "status", path, Submission.Status.values),
             )
         )
-        refs.append(row.get("ref"))
+        refs.append(check.new_ref(row, path))
         times.append(check.when(row, "created_at", path))
     try:
         with transaction.atomic():
@@ -919,7 +943,8 @@ def _import_bracket(data: Any, event: Event, ids: dict, check: _Check) -> None:
     ]
     places = {}
     for key, place in check.obj(data.get("places", {}), f"{path}.places").items():
-        entry = ids.get(int(key)) if str(key).isdigit() else None
+        key = str(key)
+        entry = ids.get(int(key)) if key.isascii() and key.isdigit() else None
         if entry is None or isinstance(place, bool) or not isinstance(place, int):
             raise check.bad(f"{path}.places", _("names an entry the archive does not have"))
         places[str(entry)] = place
@@ -958,7 +983,7 @@ def _import_bracket(data: Any, event: Event, ids: dict, check: _Check) -> None:
                 values[name] = check.bool(row, name, mpath)
             else:
                 values[name] = check.int(
-                    row, name, mpath, high=MAX_PLAYERS, null=name.startswith("seed_")
+                    row, name, mpath, high=SMALL, null=name.startswith("seed_")
                 )
         matches.append(
             PlayoffMatch(

@@ -4,12 +4,15 @@ with a message, never a traceback."""
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.core.serializers.json import DjangoJSONEncoder
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pegboard.errors import ServiceError
 from results.archive import SCHEMA, export_event, import_event
@@ -20,7 +23,7 @@ from results.services.desk import rule
 from scoring.models import MasterPoints, SpecialHand, Standing
 from scoring.selectors import games_with_snapshots
 from scoring.services import recompute_standings
-from tests.factories import ClubFactory, UserFactory
+from tests.factories import ClubFactory, UserFactory, event_with_field
 from tournaments import services
 from tournaments.demo import load_demo
 from tournaments.models import AuditEntry, Bracket, Club, Event, Player, PlayoffMatch, Table
@@ -372,3 +375,61 @@ def test_a_stoppa_event_round_trips_with_its_chip_nets():
     copy = import_event(data, club=ClubFactory())
     assert chips(copy) == chips(event) and len(chips(copy)) == 9
     assert copy.game_kind.key == "stoppa"
+
+
+def _paths(value, prefix=()):
+    """Every place in a JSON tree, as a tuple of keys and indexes."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:3]):  # the first few items of each list
+            yield from _paths(item, (*prefix, index))
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@pytest.fixture
+def small_archive():
+    event = event_with_field(4, name="Fuzz night")
+    round_ = services.draw_next_game(event)
+    table = round_.tables.order_by("number").first()
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=91)
+    services.record_result(
+        event, table=table, winner=table.seat_b, loser_score=100, reason="Wrong card"
+    )
+    recompute_standings(event.pk)
+    return through_json(export_event(event))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_damage_to_an_archive_is_a_service_error_or_an_import(small_archive, data):
+    archive = copy.deepcopy(small_archive)
+    paths = [p for p in _paths(archive) if p]
+    where = data.draw(st.sampled_from(paths))
+    parent = archive
+    for step in where[:-1]:
+        parent = parent[step]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[where[-1]]
+    else:
+        parent[where[-1]] = data.draw(JSON_VALUES)
+    try:
+        event = import_event(archive, club=ClubFactory())
+    except ServiceError as exc:
+        assert exc.code in ("bad_archive", "archive_version") and exc.message
+    else:
+        assert event.pk is not None
