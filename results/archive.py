@@ -141,7 +141,25 @@ def export_event(event: Event) -> dict[str, Any]:
     """
     from django.contrib.auth import get_user_model
 
-    users = dict(get_user_model().objects.values_list("pk", "username"))
+    # The names of the users who entered something in this event (not every user's).
+    user_ids = (
+        set(
+            GameResult.objects.filter(table__round__event=event).values_list(
+                "entered_by_id", flat=True
+            )
+        )
+        | set(
+            StoppaTable.objects.filter(round__event=event).values_list("entered_by_id", flat=True)
+        )
+        | set(Submission.objects.filter(event=event).values_list("by_user_id", flat=True))
+        | set(Dispute.objects.filter(event=event).values_list("ruled_by_id", flat=True))
+        | set(
+            PlayoffGame.objects.filter(match__bracket__event=event).values_list(
+                "entered_by_id", flat=True
+            )
+        )
+    ) - {None}
+    users = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
     entries = list(
         Entry.objects.filter(event=event)
         .order_by("pk")

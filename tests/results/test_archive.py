@@ -172,6 +172,7 @@ def test_the_demo_night_round_trips_into_an_empty_pegboard(demo_night):
     assert len(data["players"]) == 24 and len(data["games"]) == 5
     assert {"Zoë Lindqvist", "Ștefan Țurcanu"} <= {p["name"] for p in data["players"]}
     assert all("key" not in json.dumps(e) for e in data["entries"])  # private keys stay home
+    assert data["disputes"][0]["ruled_by"] == "td" and data["disputes"][0]["ruling"] is not None
 
     # As in an empty Pegboard, nothing of the club's is found: its members' ACC numbers (one
     # person everywhere) are taken off the originals, and the import goes to a new club.
