@@ -24,3 +24,31 @@ urlpatterns += [
     path("td/clubs/<int:club_id>/seasons/", views_seasons.td_seasons, name="td-seasons"),
     path("td/seasons/<int:season_id>/", views_seasons.td_season, name="td-season"),
 ]
+
+# Data out: exports of an event (public and the TD's), a season's ACC report and printable
+# summary, a club's public results archive.
+from . import views_export  # noqa: E402 - appended with its routes (a file several edit)
+
+urlpatterns += [
+    path(
+        "events/<int:event_id>/export/<str:what>.<str:fmt>",
+        views_export.event_export,
+        name="event-export",
+    ),
+    path(
+        "td/events/<int:event_id>/export/<str:what>.<str:fmt>",
+        views_export.td_event_export,
+        name="td-event-export",
+    ),
+    path(
+        "seasons/<int:season_id>/export/acc.csv",
+        views_export.season_acc_report,
+        name="season-acc-report",
+    ),
+    path(
+        "seasons/<int:season_id>/summary.pdf",
+        views_export.season_summary_pdf,
+        name="season-summary-pdf",
+    ),
+    path("clubs/<int:club_id>/archive/", views_export.club_archive, name="club-archive"),
+]
