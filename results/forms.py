@@ -233,7 +233,8 @@ class DealForm(forms.Form):
             "crib": self.cards("crib"),
             "starter": data["starter"].strip(),
         }
-        plays, slots = [], []
+        plays: list[dict] = []
+        slots: list[int] = []
         for i in range(PLAY_SIZE):
             card = data[f"play_{i}"].strip()
             if not card:
@@ -293,7 +294,8 @@ class BaseDealFormSet(forms.BaseFormSet):
                 elsewhere.append(problem_message(problem, None))
                 continue
             form, slots = self.deal_forms[d]
-            form.add_record_error(_where(problem, slots), problem_message(problem, form))
+            where = _where(problem, slots)
+            form.add_record_error(where, problem_message(problem, form, where))
         return elsewhere
 
 
@@ -344,8 +346,9 @@ PROBLEM_MESSAGES = {
 """The engine's problems in words, by their stable code (games.cribbage.game.PROBLEM_CODES)."""
 
 
-def problem_message(problem: dict, form: DealForm | None) -> str:
-    """One of the engine's problems in the player's language, with its card or count."""
+def problem_message(problem: dict, form: DealForm | None, where: str = "") -> str:
+    """One of the engine's problems in the player's language, with its card or count
+    (``where``: the place in the deal's form it is shown, see ``DealForm.record_errors``)."""
     code, phase = problem.get("code"), problem.get("phase")
     if form is not None and code == "malformed" and phase == "deals":
         return str(_("Say who dealt."))
@@ -364,6 +367,8 @@ def problem_message(problem: dict, form: DealForm | None) -> str:
             params["dealer"] = (
                 _("your opponent") if form.cleaned_data.get("dealer") == "me" else _("you")
             )
+        elif where.startswith("play_"):
+            params["card"] = card_label(form.cleaned_data[where].strip())
         elif code == "bad_card":
             params["card"] = _bad_card(form, phase, problem) or params["card"]
     message = PROBLEM_MESSAGES.get(code or "", PROBLEM_MESSAGES["malformed"])

@@ -96,7 +96,7 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
         if not deals.is_valid():
             raise ServiceError(
                 "bad_record",
-                _("Some points in the record are not right: see the deals below."),
+                _("Some of the record is not right: see the deals below."),
                 field="record",
             )
         opponent = here.opponent.player.name if here.opponent else ""
