@@ -175,7 +175,11 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
         messages.success(request, _("Thank you: your report is recorded."))
         return redirect("player-page", key=key)
     context = _player_context(key, entry, here, **forms)
-    return render(request, "results/player.html", context, status=400)
+    # A record to fix deal by deal is the page asking for corrections (200, as the issue
+    # asks); any other refused report stays a 400.
+    report_form = forms.get("form")
+    record_only = report_form is not None and set(report_form.errors) == {"record"}
+    return render(request, "results/player.html", context, status=200 if record_only else 400)
 
 
 @login_required
