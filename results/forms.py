@@ -214,8 +214,11 @@ class DealForm(forms.Form):
         return [data[f"{group}_{i}"].strip() for i in range(size) if data[f"{group}_{i}"].strip()]
 
     def is_blank(self) -> bool:
-        """Nothing filled in: the deal is left out of the record."""
-        return not any(value not in (None, "") for value in self.cleaned_data.values())
+        """No card and no points filled in: the deal is left out of the record (a dealer
+        alone does not count: the page fills it in for every deal it adds)."""
+        return not any(
+            value not in (None, "") for name, value in self.cleaned_data.items() if name != "dealer"
+        )
 
     def add_record_error(self, where: str, message: str) -> None:
         """Show an engine's problem at ``where`` (see ``record_errors``)."""

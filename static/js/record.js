@@ -194,6 +194,15 @@
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
-  // A poll that replaces the card removes the picker's select: close the sheet.
-  document.addEventListener("htmx:beforeSwap", function () { if (current) { close(); } });
+  // The player's page polls for the opponent's report and swaps the whole game card: a
+  // record being typed in would be lost, so it is kept until it is sent (the next poll after
+  // that brings the news).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var editor = event.detail.target && event.detail.target.querySelector("[data-record-editor]");
+    var typing = editor && Array.prototype.some.call(
+      editor.querySelectorAll("select.card-select, input.peg-points, .show-row input, textarea"),
+      function (field) { return field.value !== "" && !field.closest("template"); });
+    if (typing) { event.detail.shouldSwap = false; return; }
+    if (current) { close(); }
+  });
 })();

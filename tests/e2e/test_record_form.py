@@ -100,6 +100,8 @@ def test_an_impossible_deal_shows_the_error_at_the_deal(open_page: Callable[[], 
     report.get_by_role("button", name="Report the result").click()
     expect(page.locator("#deal-1")).to_contain_text("3 cards: it takes 4.")
     expect(page.locator("#record-errors")).to_contain_text("The record has mistakes")
+    # The deal added (its dealer alternated, nothing else) is left out: no error there.
+    expect(page.locator("#deal-2 .deal-error")).to_have_count(0)
     # What was typed is still there, as the picker's buttons.
     expect(page.locator("#deal-1").get_by_role("button", name="Starter card: 5♦")).to_be_visible()
     checks.a11y(page, "record: errors")
