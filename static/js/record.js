@@ -55,6 +55,7 @@
     var html = '<div class="picker-inner"><div class="d-flex align-items-center justify-content-between mb-1">' +
       '<p class="small fw-semibold mb-0" id="card-picker-title"></p>' +
       '<button type="button" class="btn btn-sm btn-outline-secondary" data-pick="clear"></button></div>' +
+      '<div class="picker-quick" role="group" aria-label="" hidden></div>' +
       '<div class="picker-ranks" role="group" aria-label=""></div><div class="picker-suits" role="group" aria-label=""></div>' +
       '<button type="button" class="btn btn-success w-100" data-pick="done"></button></div>';
     sheet.innerHTML = html;
@@ -63,6 +64,7 @@
     var ranks = sheet.querySelector(".picker-ranks");
     var suits = sheet.querySelector(".picker-suits");
     ranks.setAttribute("aria-label", text(editor, "rank"));
+    sheet.querySelector(".picker-quick").setAttribute("aria-label", text(editor, "hands"));
     suits.setAttribute("aria-label", text(editor, "suit"));
     RANKS.forEach(function (rank) {
       var b = document.createElement("button");
@@ -82,6 +84,7 @@
     sheet.addEventListener("click", function (event) {
       var b = event.target.closest("button");
       if (!b || !current) { return; }
+      if (b.hasAttribute("data-card")) { set(current, b.getAttribute("data-card")); next(); return; }
       if (b.hasAttribute("data-rank")) { chosen.rank = b.getAttribute("data-rank"); }
       else if (b.hasAttribute("data-suit")) { chosen.suit = b.getAttribute("data-suit"); }
       else if (b.getAttribute("data-pick") === "clear") { set(current, ""); chosen = { rank: "", suit: "" }; }
@@ -124,11 +127,35 @@
     chosen = { rank: "", suit: "" };
     pressed();
     picker.querySelector("#card-picker-title").textContent = labelOf(select);
+    quickPicks(select);
     picker.hidden = false;
     document.body.classList.add("picker-open");
     select.nextElementSibling.scrollIntoView({ block: "center", behavior: "instant" });
     var first = picker.querySelector('[data-rank="' + (select.value ? select.value.slice(0, -1) : "A") + '"]');
     first.focus({ preventScroll: true });
+  }
+
+  function quickPicks(select) {
+    // The pegging lays the cards of the two hands: offer those not laid yet, one tap each.
+    var quick = picker.querySelector(".picker-quick");
+    quick.textContent = "";
+    var deal = select.closest("[data-deal]");
+    if (!/-play_\d+$/.test(select.name) || !deal) { quick.hidden = true; return; }
+    var laid = {};
+    deal.querySelectorAll('select[name*="-play_"]').forEach(function (other) {
+      if (other !== select && other.value) { laid[other.value] = true; }
+    });
+    deal.querySelectorAll('select[name*="-mine_"], select[name*="-theirs_"]').forEach(function (held) {
+      if (!held.value || laid[held.value]) { return; }
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "btn btn-outline-secondary picker-card" + (/[HD]$/.test(held.value) ? " is-red" : "");
+      b.textContent = cardText(held.value);
+      b.setAttribute("data-card", held.value);
+      b.setAttribute("aria-pressed", String(held.value === select.value));
+      quick.appendChild(b);
+    });
+    quick.hidden = !quick.children.length;
   }
 
   function next() {
@@ -173,7 +200,8 @@
     enhance(deal);
     var legend = deal.querySelector("legend");
     legend.setAttribute("tabindex", "-1");
-    legend.focus();
+    legend.focus({ preventScroll: true });
+    deal.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   function removeDeal(editor) {

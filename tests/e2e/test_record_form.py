@@ -20,6 +20,7 @@ from tests.e2e.night import club_night, played_tables
 pytestmark = pytest.mark.e2e
 
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # games/cribbage/README.md's example deal, I deal: starter, my hand, theirs, the crib, then
 # the pegging in the order laid (the page's order of the cards).
 STARTER = "5D"
@@ -57,8 +58,14 @@ def test_a_player_enters_a_deal_with_the_card_picker(open_page: Callable[[], Pag
     deal.get_by_role("button", name="Starter card: not chosen").click()
     expect(page.get_by_role("dialog")).to_be_visible()
     checks.a11y(page, "record: picker open")
-    for card in [STARTER, *MINE, *THEIRS, *CRIB, *PLAY]:
+    for card in [STARTER, *MINE, *THEIRS, *CRIB]:
         pick(page, card)
+    # The pegging offers the cards of the two hands not laid yet: one tap each.
+    picker = page.get_by_role("dialog")
+    expect(picker.get_by_role("group", name="Cards of the two hands")).to_be_visible()
+    checks.a11y(page, "record: pegging from the hands")
+    for card in PLAY:
+        picker.get_by_role("button", name=card[:-1] + SYMBOLS[card[-1]], exact=True).click()
     # After the last card of the deal the picker closes by itself.
     expect(page.get_by_role("dialog")).to_be_hidden()
     expect(deal.get_by_role("button", name="Your hand, card 1: 5♥")).to_be_visible()
