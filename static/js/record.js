@@ -131,7 +131,9 @@
     picker.hidden = false;
     document.body.classList.add("picker-open");
     select.nextElementSibling.scrollIntoView({ block: "center", behavior: "instant" });
-    var first = picker.querySelector('[data-rank="' + (select.value ? select.value.slice(0, -1) : "A") + '"]');
+    // Keyboard users start where a tap would: the hands' cards in the pegging, else a rank.
+    var first = picker.querySelector(".picker-quick:not([hidden]) button") ||
+      picker.querySelector('[data-rank="' + (select.value ? select.value.slice(0, -1) : "A") + '"]');
     first.focus({ preventScroll: true });
   }
 

@@ -98,7 +98,15 @@ def test_an_impossible_deal_shows_the_error_at_the_deal(open_page: Callable[[], 
     report.get_by_text("Add the hand-by-hand record (optional)").click()
     deal = report.locator("#deal-1")
     deal.locator("label", has_text=re.compile("^Me$")).click()
-    deal.get_by_role("button", name="Starter card: not chosen").click()
+    # By keyboard: Enter opens the picker on the ranks, Enter picks, Escape gives focus back.
+    starter = deal.get_by_role("button", name="Starter card: not chosen")
+    starter.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("dialog").get_by_role("button", name="A", exact=True)).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_be_hidden()
+    expect(starter).to_be_focused()
+    starter.click()
     for card in [STARTER, *MINE[:3]]:  # a hand of three, and nothing else
         pick(page, card)
     page.get_by_role("dialog").get_by_role("button", name="Done").click()
