@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from pegboard.errors import ServiceError
 
 from . import selectors, services
-from .forms import DisputeForm, ImportForm, PlayerReportForm, RulingForm
+from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
 
@@ -54,8 +54,82 @@ def _player_context(key: str, entry, here, **forms) -> dict:
         "table": here.table,
         "form": forms.get("form") or PlayerReportForm(initial=initial),
         "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
+        "deals": _deal_formset(None, entry) if forms.get("deals") is None else forms["deals"],
         "games": selectors.my_games(entry),
     }
+
+
+def _deal_formset(data, entry):
+    """The record's deals (cribbage only): bound to a POST that has them, else one blank deal."""
+    if entry.event.game != "cribbage":
+        return None
+    if data is None or "deal-TOTAL_FORMS" not in data:
+        return DealFormSet(prefix="deal")
+    return DealFormSet(data, prefix="deal")
+
+
+def _resized_deals(request: HttpRequest, entry, action: str):
+    """The deals with one more (the dealer alternates) or one fewer: the add and remove
+    buttons of the record without JavaScript."""
+    data = request.POST.copy()
+    try:
+        total = max(1, min(int(data.get("deal-TOTAL_FORMS", "1")), DealFormSet.max_num))
+    except ValueError:
+        total = 1
+    if action == "add_deal" and total < DealFormSet.max_num:
+        previous = data.get(f"deal-{total - 1}-dealer")
+        if previous in {"me", "opponent"}:
+            data[f"deal-{total}-dealer"] = "opponent" if previous == "me" else "me"
+        total += 1
+    elif action == "remove_deal" and total > 1:
+        total -= 1
+    data["deal-TOTAL_FORMS"] = str(total)
+    data.setdefault("deal-INITIAL_FORMS", "0")
+    return _deal_formset(data, entry)
+
+
+def _report(form: PlayerReportForm, deals, entry, here, key: str):
+    """Submit the player's report; a record entered deal by deal is checked strictly (every
+    error the engine finds is shown beside its deal) and must not come with a pasted one."""
+    record, strict = form.cleaned_data["record"], False
+    if deals is not None and deals.is_bound:
+        if not deals.is_valid():
+            raise ServiceError(
+                "bad_record",
+                _("Some of the record is not right: see the deals below."),
+                field="record",
+            )
+        opponent = here.opponent.player.name if here.opponent else ""
+        built = deals.to_record(
+            me=entry.player.name,
+            opponent=opponent,
+            target=entry.event.target,
+            muggins=entry.event.muggins,
+        )
+        if built is not None and record is not None:
+            raise ServiceError(
+                "bad_record",
+                _("Enter the record deal by deal or paste it, not both."),
+                field="record",
+            )
+        if built is not None:
+            record, strict = built, True
+    try:
+        return services.submit(
+            key,
+            table=form.cleaned_data["table"],
+            winner=form.winner_id(entry, here.table),
+            loser_score=form.cleaned_data["loser_score"],
+            forfeit=form.cleaned_data["forfeit"],
+            record=record,
+            entry=entry,
+            strict_record=strict,
+        )
+    except services.RecordError as exc:
+        if not strict:
+            raise
+        elsewhere = deals.show_problems(exc.problems)
+        raise ServiceError(exc.code, " ".join([exc.message, *elsewhere]), field="record") from None
 
 
 def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
@@ -87,24 +161,25 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
             )
 
         done = form.run(dispute)
+    elif action in {"add_deal", "remove_deal"}:
+        # Nothing is sent yet: the same form again, with one deal more or less.
+        fields = PlayerReportForm.base_fields
+        forms["form"] = PlayerReportForm(initial={k: request.POST.get(k) for k in fields})
+        forms["deals"] = _resized_deals(request, entry, action)
+        return render(request, "results/player.html", _player_context(key, entry, here, **forms))
     else:
         form = forms["form"] = PlayerReportForm(request.POST)
-        done = form.run(
-            lambda: services.submit(
-                key,
-                table=form.cleaned_data["table"],
-                winner=form.winner_id(entry, here.table),
-                loser_score=form.cleaned_data["loser_score"],
-                forfeit=form.cleaned_data["forfeit"],
-                record=form.cleaned_data["record"],
-                entry=entry,
-            )
-        )
+        deals = forms["deals"] = _deal_formset(request.POST, entry)
+        done = form.run(lambda: _report(form, deals, entry, here, key))
     if done is not None:
         messages.success(request, _("Thank you: your report is recorded."))
         return redirect("player-page", key=key)
     context = _player_context(key, entry, here, **forms)
-    return render(request, "results/player.html", context, status=400)
+    # A record to fix deal by deal is the page asking for corrections (200, as the issue
+    # asks); any other refused report stays a 400.
+    report_form = forms.get("form")
+    record_only = report_form is not None and set(report_form.errors) == {"record"}
+    return render(request, "results/player.html", context, status=200 if record_only else 400)
 
 
 @login_required

@@ -21,13 +21,14 @@ from .paper import (
     request_import,
     run_import_job,
 )
-from .reports import SubmitOutcome, confirm_opponent, dispute, submit
+from .reports import RecordError, SubmitOutcome, confirm_opponent, dispute, submit
 from .staff import add_scorekeeper, remove_scorekeeper
 
 __all__ = [
     "SUBMISSIONS_PER_MINUTE",
     "ImportReport",
     "ImportRequest",
+    "RecordError",
     "SubmitOutcome",
     "add_scorekeeper",
     "check_agreed",

@@ -22,8 +22,21 @@ from ._common import _audit, _confirm, _locked_table
 from .keys import entry_for_key, throttle
 
 
-def _check_record(record) -> dict | None:
+class RecordError(ServiceError):
+    """A record the engine refuses; ``problems`` are the engine's own (``code``, ``deal``,
+    ``phase``, ``event``, ...), so a form can show each beside the deal and card it concerns."""
+
+    def __init__(self, message: str, problems: list[dict]) -> None:
+        super().__init__("bad_record", message, field="record")
+        self.problems = problems
+
+
+def _check_record(record, *, strict: bool = False) -> dict | None:
     """Check what a player attached with the cribbage engine; the report is stored with it.
+
+    A record that cannot be read (a bad card, a wrong shape) is refused. ``strict`` (the
+    record entered deal by deal on the player's page) refuses every error the engine finds
+    (a card twice, a hand of 3, a card played out of turn...): the player is there to fix it.
 
     Either a whole-game record (``{"players": ..., "deals": ...}``, checked by
     ``verify_game``) or single counts (``{"claims": [{"kind": "hand", "cards": "5H 5C 5S JD",
@@ -60,8 +73,11 @@ def _check_record(record) -> dict | None:
         return {"claims": checks, "claims_correct": all(c["correct"] for c in checks)}
     report = verify_game(record).to_dict()
     bad_cards = [p for p in report["problems"] if p["code"] in {"bad_card", "malformed"}]
-    if bad_cards:
-        raise ServiceError("bad_record", bad_cards[0]["message"], field="record")
+    if bad_cards and not strict:
+        raise RecordError(bad_cards[0]["message"], bad_cards)
+    errors = [p for p in report["problems"] if p["severity"] == "error"]
+    if errors and strict:
+        raise RecordError(_("The record has mistakes: see the deals below."), errors)
     return report
 
 
@@ -85,9 +101,13 @@ def submit(
     record: dict | None = None,
     entry: Entry | None = None,
     reason: str = "",
+    strict_record: bool = False,
 ) -> SubmitOutcome:
     """A player reports the result of their own game through their private key (``entry``:
     the key's entry, when the caller has looked it up already).
+
+    ``strict_record``: refuse a ``record`` with any error the engine finds (see
+    ``_check_record``), not only an unreadable one; it raises ``RecordError``.
 
     ``reason`` is what the player says is wrong when this version disagrees with the
     opponent's: the TD reads it beside both versions at the desk.
@@ -108,7 +128,7 @@ def submit(
     checked = check_result(
         event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
     )
-    report = _check_record(record)
+    report = _check_record(record, strict=strict_record)
     # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
     # changed by the TD with a reason; a player can still flag a dispute.
     if GameResult.objects.filter(table=table).exists():
