@@ -82,6 +82,7 @@ EVENT_FIELDS = (
     "seed",
     "standings_published",
     "confirmation",
+    "entrants",
     "tiebreakers",
     "table_size",
     "min_table_size",
@@ -388,6 +389,10 @@ def _export_bracket(
         "double_elimination": bracket.double_elimination,
         "seed": bracket.seed,
         "places": {str(ref(int(pk))): place for pk, place in (bracket.places or {}).items()},
+        "cut_lots": [
+            draw | {"entries": [item | {"entry": ref(item["entry"])} for item in draw["entries"]]}
+            for draw in bracket.cut_lots or []
+        ],
         "champion": ref(bracket.champion_id),
         "matches": [
             {
@@ -734,6 +739,7 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
         confirmation=check.choice(
             data, "confirmation", path, Event.Confirmation.values, Event.Confirmation.OWN_KEYS
         ),
+        entrants=check.choice(data, "entrants", path, Event.Entrants.values, Event.Entrants.PLAYED),
         tiebreakers=chain,
         table_size=check.int(data, "table_size", path, low=3, high=6),
         min_table_size=check.int(data, "min_table_size", path, low=3, high=6),
@@ -969,6 +975,28 @@ def _import_bracket(data: Any, event: Event, ids: dict, check: _Check) -> None:
     best_of = data.get("best_of")
     if not isinstance(best_of, list) or not all(isinstance(n, int) for n in best_of):
         raise check.bad(f"{path}.best_of", _("should be a list of whole numbers"))
+    cut_lots = []
+    for i, draw in enumerate(check.items(data.get("cut_lots", []), f"{path}.cut_lots")):
+        dpath = f"{path}.cut_lots[{i}]"
+        check.obj(draw, dpath)
+        entries = []
+        for j, item in enumerate(check.items(draw.get("entries"), f"{dpath}.entries")):
+            ipath = f"{dpath}.entries[{j}]"
+            check.obj(item, ipath)
+            entries.append(
+                {
+                    "entry": check.ref(item, "entry", ipath, ids),
+                    "lot": check.int(item, "lot", ipath, low=1, high=MAX_PLAYERS),
+                    "qualified": check.bool(item, "qualified", ipath),
+                }
+            )
+        cut_lots.append(
+            {
+                "rank": check.int(draw, "rank", dpath, low=1, high=MAX_PLAYERS),
+                "straddles": check.bool(draw, "straddles", dpath),
+                "entries": entries,
+            }
+        )
     bracket = Bracket.objects.create(
         event=event,
         source=check.choice(data, "source", path, Bracket.Source.values),
@@ -981,6 +1009,7 @@ def _import_bracket(data: Any, event: Event, ids: dict, check: _Check) -> None:
         double_elimination=check.bool(data, "double_elimination", path),
         seed=check.int(data, "seed", path, low=-(2**62), high=2**62),
         places=places,
+        cut_lots=cut_lots,
         champion_id=check.ref(data, "champion", path, ids, null=True),
     )
     matches, game_rows = [], []

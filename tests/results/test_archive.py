@@ -434,3 +434,39 @@ def test_any_damage_to_an_archive_is_a_service_error_or_an_import(small_archive,
         assert exc.code in ("bad_archive", "archive_version") and exc.message
     else:
         assert event.pk is not None
+
+
+def test_the_cut_draw_of_lots_and_the_entrants_rule_survive_the_archive():
+    from tests.factories import EntryFactory, EventFactory, RoundFactory
+    from tests.tournaments.test_cut_ties import WINNERS  # the four tied winners' night
+
+    event = EventFactory(
+        kind=Event.Kind.SANCTIONED,
+        games_planned=1,
+        status=Event.Status.RUNNING,
+        entrants=Event.Entrants.CHECKED_IN,
+    )
+    losers = ["Bo", "Cy", "Di", "Ed"]
+    by_name = {n: EntryFactory(event=event, player__name=n) for n in [*WINNERS, *losers]}
+    round_ = RoundFactory(event=event, number=1)
+    for i, (winner, loser) in enumerate(zip(WINNERS, losers, strict=True), start=1):
+        table = Table.objects.create(
+            round=round_, number=i, seat_a=by_name[loser], seat_b=by_name[winner]
+        )
+        services.record_result(event, table=table, winner=by_name[winner], loser_score=101)
+    bracket = services.create_playoff(event, qualifiers=2, confirm_lots=True)
+    drawn = [
+        (by_name_of(e["entry"]), e["lot"], e["qualified"]) for e in bracket.cut_lots[0]["entries"]
+    ]
+
+    copy_ = import_event(through_json(export_event(event)), club=ClubFactory())
+    assert copy_.entrants == Event.Entrants.CHECKED_IN
+    lots = copy_.bracket.cut_lots[0]
+    assert [(by_name_of(e["entry"]), e["lot"], e["qualified"]) for e in lots["entries"]] == drawn
+    assert lots["straddles"] is True
+
+
+def by_name_of(entry_id: int) -> str:
+    from tournaments.models import Entry
+
+    return Entry.objects.get(pk=entry_id).player.name
