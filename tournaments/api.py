@@ -192,9 +192,13 @@ class EventScopedList(generics.ListAPIView):
     filter_backends: list = []
 
     def event(self) -> Event:
-        """The public event of the URL, read once per request."""
+        """The public event of the URL, read once per request; the club's TD also reads a
+        draft event's lists (their scripts set it up before it goes public)."""
         if not hasattr(self, "_event"):
-            self._event = selectors.public_event(self.kwargs["event_id"])
+            try:
+                self._event = selectors.public_event(self.kwargs["event_id"])
+            except Http404:
+                self._event = selectors.directed_event(self.request.user, self.kwargs["event_id"])
         return self._event
 
 
