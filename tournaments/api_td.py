@@ -95,7 +95,7 @@ class EventInput(serializers.Serializer):
     """The settings of an event (all but ``name`` and ``date`` optional when creating; any
     subset when editing)."""
 
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=200, allow_blank=True)  # the service says why
     date = serializers.DateField()
     game = serializers.ChoiceField(choices=[])  # the registered kinds, filled in at init
     kind = serializers.ChoiceField(choices=Event.Kind.choices, required=False)
@@ -128,7 +128,7 @@ class EventCreateInput(EventInput):
 
 
 class EventPatchInput(EventInput):
-    name = serializers.CharField(max_length=200, required=False)
+    name = serializers.CharField(max_length=200, allow_blank=True, required=False)
     date = serializers.DateField(required=False)
 
 
