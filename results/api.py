@@ -6,7 +6,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from drf_standardized_errors.openapi_serializers import ErrorResponse403Serializer
 from rest_framework import permissions, serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import (
+    BasicAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
 from rest_framework.exceptions import NotFound, PermissionDenied, Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -234,6 +238,8 @@ class CorrectionInput(serializers.Serializer):
 class CorrectionView(APIView):
     """The TD's correction of a recorded result, with a reason (as at the results desk)."""
 
+    # A token first: without credentials the answer is 401 (``WWW-Authenticate: Token``).
+    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

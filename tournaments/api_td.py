@@ -1,7 +1,7 @@
 """The TD's REST API: everything the TD console does, for a club's own scripts and boards.
 
 Every route is for a signed-in TD of the event's club (a session, a token from
-``manage.py api_token <username>``, or HTTP basic): anyone else gets 403 when not signed in
+``manage.py api_token <username>``, or HTTP basic): anyone else gets 401 when not signed in
 and 404 for another club's event, as the pages do. Each action calls the service the TD page
 calls; a refused one answers 400 with the service's message and code on its field.
 """
@@ -15,8 +15,12 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from drf_standardized_errors.openapi_serializers import ErrorResponse403Serializer
 from rest_framework import permissions, serializers, status
+from rest_framework.authentication import (
+    BasicAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,13 +39,12 @@ from .services.events import MAX_SEED
 T = TypeVar("T")
 
 
-def td_responses(code: int, serializer: Any) -> dict:
-    """The success answer and the 403 of a client not signed in (session authentication
-    comes first, so DRF answers 403 rather than 401), for the schema."""
-    return {code: serializer, 403: ErrorResponse403Serializer}
+# A token first: a script without credentials is answered 401 with ``WWW-Authenticate:
+# Token`` (with the session first, DRF answers 403 and no hint of how to sign in).
+TD_AUTHENTICATION = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
 
 
-TD_ERRORS = "400: refused, with the reason; 403: not signed in; 404: not a TD of the club."
+TD_ERRORS = "400: refused, with the reason; 401: not signed in; 404: not a TD of the club."
 
 
 # --- Serializers --------------------------------------------------------------------------------
@@ -347,6 +350,7 @@ def td_event(request: Request, event_id: int) -> Event:
 class TDView(APIView):
     """A TD action on one event of their club: 404 for anyone else's."""
 
+    authentication_classes = TD_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
     run = staticmethod(run)
     valid = staticmethod(valid)
@@ -375,7 +379,7 @@ class ClubEvents(TDView):
     @extend_schema(
         summary="List the club's events (TD)",
         description="Every event of the club, drafts included, newest first. " + TD_ERRORS,
-        responses=td_responses(200, EventSettingsSerializer(many=True)),
+        responses={200: EventSettingsSerializer(many=True)},
     )
     def get(self, request: Request, club_id: int) -> Response:
         events = self.club().events.select_related("club", "match_point_format")
@@ -387,7 +391,7 @@ class ClubEvents(TDView):
         description="A draft event, ready for entries. Omitted settings take the club's "
         "defaults. " + TD_ERRORS,
         request=EventCreateInput,
-        responses=td_responses(201, EventSettingsSerializer),
+        responses={201: EventSettingsSerializer},
     )
     def post(self, request: Request, club_id: int) -> Response:
         club = self.club()
@@ -402,7 +406,7 @@ class EventSettings(TDView):
     @extend_schema(
         summary="Read an event's settings (TD)",
         description=TD_ERRORS,
-        responses=td_responses(200, EventSettingsSerializer),
+        responses={200: EventSettingsSerializer},
     )
     def get(self, request: Request, event_id: int) -> Response:
         return self.settings_response(self.event())
@@ -419,6 +423,8 @@ def _td_on_writes(view: APIView) -> list[permissions.BasePermission]:
 class EventDetailTD(api.EventDetail):
     """One public event (GET, anyone); its settings changed (PATCH, the club's TD)."""
 
+    authentication_classes = TD_AUTHENTICATION
+
     def get_permissions(self) -> list[permissions.BasePermission]:
         return _td_on_writes(self)
 
@@ -427,7 +433,7 @@ class EventDetailTD(api.EventDetail):
         description="Any subset of the settings. One that can no longer change (see `locks`) "
         "is refused with the reason. " + TD_ERRORS,
         request=EventPatchInput,
-        responses=td_responses(200, EventSettingsSerializer),
+        responses={200: EventSettingsSerializer},
     )
     def patch(self, request: Request, event_id: int) -> Response:
         event = td_event(request, event_id)
@@ -465,7 +471,7 @@ class FinishEvent(EventAction):
         summary="Finish the event",
         description="Once every drawn game is complete. " + TD_ERRORS,
         request=None,
-        responses=td_responses(200, EventSettingsSerializer),
+        responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         return super().post(request, event_id)
@@ -478,7 +484,7 @@ class ReopenEvent(EventAction):
         summary="Re-open a finished event",
         description="Back to running, for a late correction or another game. " + TD_ERRORS,
         request=None,
-        responses=td_responses(200, EventSettingsSerializer),
+        responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         return super().post(request, event_id)
@@ -491,7 +497,7 @@ class PublishStandings(EventAction):
         summary="Publish or hide the standings",
         description=TD_ERRORS,
         request=PublishInput,
-        responses=td_responses(200, EventSettingsSerializer),
+        responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         return super().post(request, event_id)
@@ -504,7 +510,7 @@ class CheckInAll(EventAction):
         summary="Check in every entry that has not withdrawn",
         description=TD_ERRORS,
         request=None,
-        responses=td_responses(200, CheckInAllOutput),
+        responses={200: CheckInAllOutput},
     )
     def post(self, request: Request, event_id: int) -> Response:
         return super().post(request, event_id)
@@ -513,6 +519,8 @@ class CheckInAll(EventAction):
 class EventEntriesTD(api.EventEntries):
     """The entries of an event (GET: anyone for a public event, its TD for a draft too);
     register one (POST, the club's TD)."""
+
+    authentication_classes = TD_AUTHENTICATION
 
     def get_permissions(self) -> list[permissions.BasePermission]:
         return _td_on_writes(self)
@@ -523,7 +531,7 @@ class EventEntriesTD(api.EventEntries):
         "ACC number, else by exact name among the club's players, else added as a new one. "
         + TD_ERRORS,
         request=RegisterInput,
-        responses=td_responses(201, TDEntrySerializer),
+        responses={201: TDEntrySerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         return register_entry(td_event(request, event_id), request)
@@ -558,7 +566,7 @@ class ImportEntries(TDView):
         description="Each line is matched by ACC number, else by name among the club's "
         "players, else a new member is added; skipped lines say why. " + TD_ERRORS,
         request=ImportInput,
-        responses=td_responses(201, ImportOutput),
+        responses={201: ImportOutput},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
@@ -608,7 +616,7 @@ def _entry_action(name: str, summary: str, description: str) -> type[EntryAction
         summary=summary,
         description=description + " " + TD_ERRORS,
         request=None,
-        responses=td_responses(200, TDEntrySerializer),
+        responses={200: TDEntrySerializer},
     )
     def post(self, request: Request, event_id: int, entry_id: int) -> Response:
         return EntryAction.post(self, request, event_id, entry_id)
@@ -635,6 +643,8 @@ ReinstateEntry = _entry_action(
 class EventGamesTD(api.EventGames):
     """The released games of an event (GET); draw the next one (POST, the club's TD)."""
 
+    authentication_classes = TD_AUTHENTICATION
+
     def get_permissions(self) -> list[permissions.BasePermission]:
         return _td_on_writes(self)
 
@@ -643,7 +653,7 @@ class EventGamesTD(api.EventGames):
         description="For the checked-in players, once the previous game is released and "
         "complete; released at once unless `draft`. " + TD_ERRORS,
         request=DrawInput,
-        responses=td_responses(201, GameDetailSerializer),
+        responses={201: GameDetailSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = td_event(request, event_id)
@@ -666,7 +676,7 @@ class GameDetail(GameAction):
     @extend_schema(
         summary="Read a game with its tables (TD; drafts included)",
         description=TD_ERRORS,
-        responses=td_responses(200, GameDetailSerializer),
+        responses={200: GameDetailSerializer},
     )
     def get(self, request: Request, event_id: int, number: int) -> Response:
         return Response(GameDetailSerializer(self.game(self.event())).data)
@@ -677,7 +687,7 @@ class RedrawGame(GameAction):
         summary="Draw the latest game again",
         description="Refused once it has a played result. " + TD_ERRORS,
         request=None,
-        responses=td_responses(200, GameDetailSerializer),
+        responses={200: GameDetailSerializer},
     )
     def post(self, request: Request, event_id: int, number: int) -> Response:
         event = self.event()
@@ -691,7 +701,7 @@ class ReleaseGame(GameAction):
         summary="Release a draft game to the players",
         description=TD_ERRORS,
         request=None,
-        responses=td_responses(200, GameDetailSerializer),
+        responses={200: GameDetailSerializer},
     )
     def post(self, request: Request, event_id: int, number: int) -> Response:
         event = self.event()
@@ -706,7 +716,7 @@ class SwapSeats(GameAction):
         description="A swap that breaks a rule (a repeat, a forbidden pair, an unfair bye) "
         "is refused with the problems unless `confirm`. " + TD_ERRORS,
         request=SwapInput,
-        responses=td_responses(200, GameDetailSerializer),
+        responses={200: GameDetailSerializer},
     )
     def post(self, request: Request, event_id: int, number: int) -> Response:
         event = self.event()
@@ -729,7 +739,7 @@ class UndoLastResult(TDView):
         "and its table is open again; refused once a later game is released, after the "
         "cut to the playoff, or while the event is finished. " + TD_ERRORS,
         request=UndoInput,
-        responses=td_responses(200, UndoOutput),
+        responses={200: UndoOutput},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
@@ -759,7 +769,7 @@ class CreatePlayoff(TDView):
         description="From the qualifying standings (seeded by rank) or a random draw of the "
         "checked-in field. " + TD_ERRORS,
         request=PlayoffInput,
-        responses=td_responses(201, BracketSerializer),
+        responses={201: BracketSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
@@ -785,7 +795,7 @@ class PlayoffGames(TDView):
         summary="Record a playoff game",
         description="One game of a match; a decided match sends its players on. " + TD_ERRORS,
         request=PlayoffGameInput,
-        responses=td_responses(201, PlayoffMatchSerializer),
+        responses={201: PlayoffMatchSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
@@ -818,7 +828,7 @@ class UndoPlayoffGame(TDView):
         summary="Undo a playoff match's last game",
         description="While the players have not played on. " + TD_ERRORS,
         request=PlayoffUndoInput,
-        responses=td_responses(200, PlayoffMatchSerializer),
+        responses={200: PlayoffMatchSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()

@@ -99,7 +99,7 @@ def test_create_refuses_bad_input_with_a_message(td, td_user):
 def test_another_clubs_td_gets_404_and_anonymous_403(api, stranger, event):
     club_url = f"/api/v1/clubs/{event.club_id}/events/"
     for client in (stranger, api):
-        expected = 404 if client is stranger else 403
+        expected = 404 if client is stranger else 401
         assert client.post(club_url, {"name": "X", "date": "2026-12-01"}).status_code == expected
         assert client.get(url(event, "settings/")).status_code == expected
         assert client.patch(url(event), {"name": "Mine"}, format="json").status_code == expected
