@@ -314,6 +314,10 @@ class PlayoffUndoInput(serializers.Serializer):
     match = serializers.CharField(max_length=20)
 
 
+class NoInput(serializers.Serializer):
+    """No input: the action needs none (a body, if any, is ignored)."""
+
+
 class PublishInput(serializers.Serializer):
     published = serializers.BooleanField(help_text="Show the standings to the public.")
 
@@ -470,7 +474,7 @@ class FinishEvent(EventAction):
     @extend_schema(
         summary="Finish the event",
         description="Once every drawn game is complete. " + TD_ERRORS,
-        request=None,
+        request=NoInput,
         responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
@@ -483,7 +487,7 @@ class ReopenEvent(EventAction):
     @extend_schema(
         summary="Re-open a finished event",
         description="Back to running, for a late correction or another game. " + TD_ERRORS,
-        request=None,
+        request=NoInput,
         responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
@@ -509,7 +513,7 @@ class CheckInAll(EventAction):
     @extend_schema(
         summary="Check in every entry that has not withdrawn",
         description=TD_ERRORS,
-        request=None,
+        request=NoInput,
         responses={200: CheckInAllOutput},
     )
     def post(self, request: Request, event_id: int) -> Response:
@@ -615,7 +619,7 @@ def _entry_action(name: str, summary: str, description: str) -> type[EntryAction
     @extend_schema(
         summary=summary,
         description=description + " " + TD_ERRORS,
-        request=None,
+        request=NoInput,
         responses={200: TDEntrySerializer},
     )
     def post(self, request: Request, event_id: int, entry_id: int) -> Response:
@@ -686,7 +690,7 @@ class RedrawGame(GameAction):
     @extend_schema(
         summary="Draw the latest game again",
         description="Refused once it has a played result. " + TD_ERRORS,
-        request=None,
+        request=NoInput,
         responses={200: GameDetailSerializer},
     )
     def post(self, request: Request, event_id: int, number: int) -> Response:
@@ -700,7 +704,7 @@ class ReleaseGame(GameAction):
     @extend_schema(
         summary="Release a draft game to the players",
         description=TD_ERRORS,
-        request=None,
+        request=NoInput,
         responses={200: GameDetailSerializer},
     )
     def post(self, request: Request, event_id: int, number: int) -> Response:
