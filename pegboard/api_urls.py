@@ -52,6 +52,7 @@ urlpatterns += [
     path(G + "release/", api_td.ReleaseGame.as_view(), name="api-game-release"),
     path(G + "swap/", api_td.SwapSeats.as_view(), name="api-game-swap"),
     path(E + "results/correct/", results_api.CorrectionView.as_view(), name="api-result-correct"),
+    path(E + "results/check/", results_api.CheckView.as_view(), name="api-result-check"),
     path(E + "results/undo/", api_td.UndoLastResult.as_view(), name="api-result-undo"),
     path(E + "playoff/", api_td.CreatePlayoff.as_view(), name="api-playoff"),
     path(E + "playoff/games/", api_td.PlayoffGames.as_view(), name="api-playoff-games"),

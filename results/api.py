@@ -277,3 +277,40 @@ class CorrectionView(APIView):
             _raise(exc)
         result = GameResult.objects.select_related("table__round").get(pk=result.pk)
         return Response(ResultSerializer(result).data)
+
+
+class CheckInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, help_text="Game number.")
+    table = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
+
+
+class CheckView(APIView):
+    """The desk's check of two agreeing reports (events that check at the desk)."""
+
+    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Check two agreeing reports and confirm the result",
+        description="The event's TD or a scorekeeper of its club. 400: nothing to check, "
+        "with the reason; 401: not signed in; 404: neither TD nor scorekeeper of the club.",
+        request=CheckInput,
+        responses={201: ResultSerializer},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        from django.http import Http404
+
+        try:
+            event, _role = selectors.results_role(request.user, event_id)
+        except Http404:
+            raise NotFound("No such event.") from None
+        data = CheckInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            table = _table(event.pk, v["game"], v["table"])
+            result = services.check_agreed(event, table=table, user=request.user)
+        except ServiceError as exc:
+            _raise(exc)
+        result = GameResult.objects.select_related("table__round").get(pk=result.pk)
+        return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)

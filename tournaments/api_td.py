@@ -100,7 +100,7 @@ class EventInput(serializers.Serializer):
 
     name = serializers.CharField(max_length=200, allow_blank=True)  # the service says why
     date = serializers.DateField()
-    game = serializers.ChoiceField(choices=[])  # the registered kinds, filled in at init
+    game = serializers.ChoiceField(choices=[], required=False)  # the kinds, filled in at init
     kind = serializers.ChoiceField(choices=Event.Kind.choices, required=False)
     pairing = serializers.ChoiceField(choices=Event.Pairing.choices, required=False)
     meetings_per_opponent = serializers.IntegerField(min_value=1, max_value=2, required=False)
@@ -122,8 +122,6 @@ class EventInput(serializers.Serializer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(k, str(label)) for k, label in kinds.choices()]
-        if not self.partial:
-            self.fields["game"].required = False
 
 
 class EventCreateInput(EventInput):

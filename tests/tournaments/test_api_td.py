@@ -295,6 +295,31 @@ def test_a_scorekeeper_may_not_correct(api, event):
     assert api.post(url(event, "finish/")).status_code == 404  # nor change the event
 
 
+def test_a_scorekeeper_checks_agreeing_reports(api, event):
+    from django.core.cache import cache
+
+    from results import services as results_services
+
+    cache.clear()
+    Event.objects.filter(pk=event.pk).update(confirmation=Event.Confirmation.DESK_CHECK)
+    table = services.draw_next_game(event).tables.order_by("number").first()
+    check = {"game": 1, "table": table.number}
+    keeper = UserFactory(username="keeper")
+    Scorekeeper.objects.create(club=event.club, user=keeper)
+    api.force_authenticate(keeper)
+    assert errors(api.post(url(event, "results/check/"), check, format="json"))[0][1] == (
+        "nothing_to_check"
+    )
+    for entry in (table.seat_a, table.seat_b):
+        key = results_services.key_for(entry).key
+        results_services.submit(key, table=table, winner=table.seat_a, loser_score=90)
+    response = api.post(url(event, "results/check/"), check, format="json")
+    assert response.status_code == 201, response.content
+    assert (response.json()["winner"], response.json()["loser_score"]) == (table.seat_a_id, 90)
+    assert AuditEntry.objects.filter(event=event, action="checked", actor="keeper").exists()
+    assert APIClient().post(url(event, "results/check/"), check, format="json").status_code == 401
+
+
 def test_undo_the_last_result(td, event):
     round_ = services.draw_next_game(event)
     tables = list(round_.tables.order_by("number"))
