@@ -87,3 +87,14 @@ urlpatterns += [
         name="api-stoppa-results",
     ),
 ]
+
+# Data out: an event's exports (?format=csv|json).
+from scoring import api_export as scoring_api_export  # noqa: E402 - appended with its route
+
+urlpatterns += [
+    path(
+        "events/<int:event_id>/export/<str:what>",
+        scoring_api_export.EventExport.as_view(),
+        name="api-event-export",
+    ),
+]

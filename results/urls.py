@@ -26,3 +26,15 @@ urlpatterns = [
         name="results-print-job",
     ),
 ]
+
+# The event archive: the TD's download and the club's import.
+from . import views_archive  # noqa: E402 - appended with its routes (a file several edit)
+
+urlpatterns += [
+    path(
+        "td/events/<int:event_id>/archive.json",
+        views_archive.td_event_archive,
+        name="td-event-archive",
+    ),
+    path("td/clubs/<int:club_id>/import/", views_archive.td_club_import, name="td-club-import"),
+]

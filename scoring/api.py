@@ -38,6 +38,11 @@ class StandingSerializer(serializers.ModelSerializer):
     movement = serializers.IntegerField(
         default=0, help_text="Places gained since the snapshot of the game before."
     )
+    explanation = serializers.CharField(
+        read_only=True,
+        help_text="Why the row is below the row above, in words, as the standings page says it "
+        "(empty when game points alone say it).",
+    )
 
     class Meta:
         model = Standing
@@ -62,6 +67,7 @@ class StandingSerializer(serializers.ModelSerializer):
             "computed_at",
             "movement",
             "separated_by",
+            "explanation",
             "display",
             "chips",
             "sessions_won",

@@ -59,6 +59,11 @@ class StandingsStatus(models.Model):
         return f"{self.event_id}: v{self.version}"
 
 
+# The order the standings are listed in, everywhere (pages, API, exports): rank, then name;
+# the entry id keeps two players of the same name in one order.
+STANDINGS_ORDER = ("rank", "entry__player__name", "entry_id")
+
+
 class Standing(models.Model):
     """One entry's line in a standings snapshot, written only by the standings job."""
 
@@ -128,13 +133,15 @@ class Standing(models.Model):
 
         from tournaments.tiebreakers import describe
 
-        if self.tied:
-            return gettext("Tied on every tiebreaker of the chain.")
+        below = ""
         if self.separated_by and self.separated_by not in ("game_points", "chips"):
-            return gettext("Placed below the row above on %(name)s.") % {
+            below = gettext("Placed below the row above on %(name)s.") % {
                 "name": describe(self.separated_by)
             }
-        return ""
+        if self.tied:
+            tied = gettext("Tied on every tiebreaker of the chain.")
+            return f"{below} {tied}" if below else tied
+        return below
 
 
 class Season(models.Model):

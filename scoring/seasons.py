@@ -46,8 +46,7 @@ def create_season(
     """A season for ``club`` (September to May by default), its Grass Roots table seeded."""
     if start is None or end is None:
         start, end = default_dates(start or timezone.localdate())
-    if end < start:
-        raise ServiceError("season_ends_before_start", _("A season cannot end before it starts."))
+    _check_dates(start, end)
     name = name.strip() or f"{start.year}-{str(end.year)[-2:]}"
     if Season.objects.filter(club=club, name=name).exists():
         raise ServiceError(
@@ -55,7 +54,60 @@ def create_season(
         )
     season = Season.objects.create(club=club, name=name, start=start, end=end)
     seed_grass_roots(season)
+    request_recompute(season)  # the club's nights already in its dates count at once
     return season
+
+
+MAX_GAME_POINTS = 200  # a Grass Roots row beyond any night's game points is a typing error
+
+
+def _check_dates(start: datetime.date, end: datetime.date) -> None:
+    if end < start:
+        raise ServiceError(
+            "season_ends_before_start", _("A season cannot end before it starts."), field="end"
+        )
+
+
+@transaction.atomic
+def update_season(season: Season, *, name: str, start: datetime.date, end: datetime.date) -> Season:
+    """Rename a season or move its dates; its ledgers are rebuilt (the nights in it change)."""
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    name = name.strip()
+    if not name:
+        raise ServiceError("season_name_missing", _("Give the season a name."), field="name")
+    _check_dates(start, end)
+    if Season.objects.filter(club_id=season.club_id, name=name).exclude(pk=season.pk).exists():
+        raise ServiceError(
+            "season_exists",
+            _("The club already has a season %(name)s.") % {"name": name},
+            field="name",
+        )
+    season.name, season.start, season.end = name, start, end
+    season.save(update_fields=["name", "start", "end"])
+    request_recompute(season)
+    return season
+
+
+@transaction.atomic
+def set_grass_roots(season: Season, table: dict[int, int]) -> int:
+    """Replace the season's Grass Roots table (game points on a night -> ranking points) and
+    rebuild its ledgers. An empty table is allowed: the season then ranks by game points and
+    every player's Grass Roots points are 0, which the season page says."""
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    for game_points, points in table.items():
+        if not 0 <= game_points <= MAX_GAME_POINTS or points < 0:
+            raise ServiceError(
+                "bad_grass_roots_row",
+                _("Game points go from 0 to %(max)s and points cannot be negative.")
+                % {"max": MAX_GAME_POINTS},
+                field="rows",
+            )
+    season.grass_roots.all().delete()
+    GrassRootsPoints.objects.bulk_create(
+        GrassRootsPoints(season=season, game_points=gp, points=p) for gp, p in sorted(table.items())
+    )
+    request_recompute(season)
+    return len(table)
 
 
 def seed_grass_roots(season: Season) -> int:

@@ -10,7 +10,7 @@ from tournaments.hooks import RankedEntry
 from tournaments.models import Event
 from tournaments.selectors import UserLike
 
-from .models import Standing, StandingsSnapshot
+from .models import STANDINGS_ORDER, Standing, StandingsSnapshot
 
 
 def snapshot_for_event(event_id: int, after_game: int | None = None) -> StandingsSnapshot | None:
@@ -29,7 +29,7 @@ def standings_for_event(event_id: int, after_game: int | None = None) -> QuerySe
     return (
         Standing.objects.filter(event_id=event_id, snapshot=snapshot)
         .select_related("entry__player", "snapshot")
-        .order_by("rank", "entry__player__name")
+        .order_by(*STANDINGS_ORDER)
     )
 
 
@@ -84,6 +84,32 @@ def standings_version(event_id: int, after_game: int | None = None) -> str | Non
     return "-".join(str(part) for part in found)
 
 
+def seating_version(event_id: int) -> str | None:
+    """What the public seating of an event shows right now, in one short query: the event's
+    status and ``results_version`` (bumped by every result, correction, redraw, withdrawal
+    and rename) and its released games (a release bumps it only when it scored byes).
+    Equal values mean an unchanged seating, so a poll can be answered 304 and a rendered
+    seating reused. ``None`` when the public may not see the event (none, or a draft).
+    """
+    from tournaments.models import Round
+
+    sql = f"""
+        SELECT e.status, e.results_version,
+               (SELECT COUNT(*) FROM {Round._meta.db_table} r
+                 WHERE r.event_id = e.id AND r.status = %s),
+               (SELECT MAX(r.id) FROM {Round._meta.db_table} r
+                 WHERE r.event_id = e.id AND r.status = %s)
+          FROM {Event._meta.db_table} e
+         WHERE e.id = %s"""
+    released = Round.Status.RELEASED.value
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [released, released, event_id])
+        found = cursor.fetchone()
+    if found is None or found[0] == Event.Status.DRAFT:
+        return None
+    return "-".join(str(part) for part in found)
+
+
 def games_with_snapshots(event_id: int) -> list[int]:
     """The game numbers an event has standings after, in order."""
     return list(
@@ -116,6 +142,28 @@ def standings_with_movement(
         if cutoff:
             standings = standings.filter(rank__lte=cutoff[0])
     return with_movement(event_id, list(standings[:limit]))
+
+
+def no_shows(event_id: int, after_game: int | None = None) -> list[str]:
+    """The names of the entries that are not entrants in the snapshot (they never played and
+    are not counted as checked in): listed apart, not ranked. Empty before any snapshot."""
+    snapshot = snapshot_for_event(event_id, after_game)
+    if snapshot is None:
+        return []
+    from tournaments.models import Entry
+
+    return list(
+        Entry.objects.filter(event_id=event_id)
+        .exclude(pk__in=Standing.objects.filter(snapshot=snapshot).values("entry_id"))
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+
+
+def entrants_count(event_id: int, after_game: int | None = None) -> int:
+    """How many entries the snapshot ranks (the entrants)."""
+    snapshot = snapshot_for_event(event_id, after_game)
+    return 0 if snapshot is None else Standing.objects.filter(snapshot=snapshot).count()
 
 
 def with_movement(event_id: int, rows: list[Standing]) -> list[Standing]:

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from tournaments import tiebreakers
 from tournaments.kinds import GameKind
+from tournaments.models import Entry, Event
 
-from .models import Standing, StandingsSnapshot, StandingsStatus
+from .models import STANDINGS_ORDER, Standing, StandingsSnapshot, StandingsStatus
 
 log = logging.getLogger(__name__)
 
@@ -126,8 +127,6 @@ def events_behind() -> list[int]:
     """Events whose results changed since the last complete recompute read them."""
     from django.db.models.functions import Coalesce
 
-    from tournaments.models import Event
-
     return list(
         Event.objects.annotate(done=Coalesce("standings_status__version", 0))
         .filter(results_version__gt=F("done"))
@@ -157,9 +156,19 @@ def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
 
 
 def insert_ranked_rows(
-    snapshot_id: int, event_id: int, n: int, chain: tuple[str, ...], kind: GameKind
+    snapshot_id: int,
+    event_id: int,
+    n: int,
+    chain: tuple[str, ...],
+    kind: GameKind,
+    entrants: str = "played",
 ) -> int:
-    """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix."""
+    """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix.
+
+    Only entrants are ranked: entries seated in a game (a bye counts) by game ``n``, playing
+    or played, and, when the event's ``entrants`` rule says so, the checked-in ones. The others
+    are no-shows, listed apart (:func:`scoring.selectors.no_shows`).
+    """
     prefix = _sql_prefix(chain)
     order = (
         ", ".join(f"{b.sql_column} {'DESC' if b.higher_is_better else 'ASC'}" for b in prefix)
@@ -190,10 +199,20 @@ def insert_ranked_rows(
                chips, sessions_won,
                CASE WHEN games_won + games_lost > 0 THEN best_session END
           FROM ({kind.lines_sql()}) lines_
+          JOIN {Entry._meta.db_table} entrant ON entrant.id = lines_.entry_id
+         WHERE lines_.games_won + lines_.games_lost > 0
+            OR lines_.entry_id IN ({kind.seated_sql()})
+            OR (%(checked_in_count)s AND entrant.checked_in)
         WINDOW w AS (ORDER BY {order})
     """
+    params = {
+        "snapshot": snapshot_id,
+        "event": event_id,
+        "n": n,
+        "checked_in_count": entrants == Event.Entrants.CHECKED_IN,
+    }
     with connection.cursor() as cursor:
-        cursor.execute(sql, {"snapshot": snapshot_id, "event": event_id, "n": n})
+        cursor.execute(sql, params)
         return cursor.rowcount
 
 
@@ -240,7 +259,9 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
     changed = []
     for group in tied_groups:
         base = group[0].rank
-        inherited = group[0].separated_by
+        # What placed the group below the row above sits on one row of it (SQL marks the
+        # first row it met, not the first by name): the group's top row keeps it.
+        inherited = next((row.separated_by for row in group if row.separated_by), "")
         by_entry = {row.entry_id: row for row in group}
         ranked = tiebreakers.rank(
             list(by_entry), rest, context, display_key=lambda e: lines[e].name.casefold()
@@ -261,13 +282,43 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
         )
 
 
+def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
+    """Put what placed a tied group below the row above on the group's first row as the
+    standings list it (rank, then name), and nothing on the rows tied with the row above:
+    the page and the API then say the same thing of the same row."""
+    rows = (
+        snapshot.rows.filter(tied=True)
+        .order_by(*STANDINGS_ORDER)
+        .values_list("pk", "rank", "separated_by")
+    )
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for pk, rank, separated_by in rows:
+        groups.setdefault(rank, []).append((pk, separated_by))
+    changes = []
+    for group in groups.values():
+        mark = next((separated_by for _pk, separated_by in group if separated_by), "")
+        for i, (pk, separated_by) in enumerate(group):
+            wanted = mark if i == 0 else ""
+            if separated_by != wanted:
+                changes.append((wanted, pk))
+    if changes:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {Standing._meta.db_table} SET separated_by = %s WHERE id = %s", changes
+            )
+
+
 def _games(event) -> dict[int, tuple[str, bool]]:
     """Per game N with results: (fingerprint of what snapshot N depends on, game complete).
 
     One query over the event's games (the kind's own: tables, results, latest result time).
     """
     per_game = event.game_kind.round_stats(event)
-    entries = event.entries.count()
+    # Who is an entrant depends on the entries, and on check-in under the checked-in rule.
+    entries = event.entries.aggregate(
+        n=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
+    )
+    entries = f"{entries['n']}/{entries['checked_in']}/{event.entrants}"
     chain = ",".join(event.ranking_chain)
     games: dict[int, tuple[str, bool]] = {}
     count, last = 0, None
@@ -291,8 +342,6 @@ def recompute_standings(event_id: int) -> int:
     are rewritten (normally just the game in progress). Records the event's results_version
     it read, so the sweep knows it is up to date. Safe to repeat.
     """
-    from tournaments.models import Event
-
     # From here on a new result queues a new run: this one may already have read past it.
     try:
         cache.delete(_queued_key(event_id))
@@ -333,8 +382,11 @@ def recompute_standings(event_id: int) -> int:
             snapshot.complete = complete
             snapshot.computed_at = now
             snapshot.save()
-            written += insert_ranked_rows(snapshot.pk, event.pk, n, chain, event.game_kind)
+            written += insert_ranked_rows(
+                snapshot.pk, event.pk, n, chain, event.game_kind, event.entrants
+            )
             _python_passes(snapshot, chain, event.seed)
+            _mark_tied_groups(snapshot)
         StandingsStatus.objects.update_or_create(
             event=event, defaults={"version": event.results_version, "computed_at": now}
         )

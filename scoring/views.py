@@ -25,11 +25,20 @@ from tournaments.selectors import clubs_directed_by
 
 from .models import Season
 from .seasons import season_events
-from .selectors import games_with_snapshots, standings_version, standings_with_movement
+from .selectors import (
+    entrants_count,
+    games_with_snapshots,
+    no_shows,
+    seating_version,
+    standings_version,
+    standings_with_movement,
+)
 
 ROWS_SHOWN = 100  # a 1,000-player field shows its top rows; "find me" and "all" show more
 TABLES_SHOWN = 60  # the public seating of a large game: its first tables and a search
 RENDERED_FOR = 3600  # seconds a rendered standings table stays in the cache
+PROJECTOR_VIEWS = ("standings", "seating", "bracket")
+PROJECTOR_SECONDS = 10  # a page of the projector stays this long, unless ?seconds= says
 
 
 def _standings_context(
@@ -39,7 +48,8 @@ def _standings_context(
     return {
         "event": event,
         "standings": standings_with_movement(event.pk, after_game, limit=top, find=find),
-        "standings_total": event.entries.count(),
+        "standings_total": entrants_count(event.pk, after_game),
+        "no_shows": no_shows(event.pk, after_game),
         "find": find,
         "snapshot_games": games_with_snapshots(event.pk),
         "after_game": after_game,
@@ -106,15 +116,41 @@ def _standings_html(request: HttpRequest, event_id: int, event=None) -> SafeStri
     return mark_safe(html)  # our own rendered template, escaped when it was rendered
 
 
-@require_GET
-def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Public page of an event: standings (when published) and the seating of one game.
+def _seating_query(request: HttpRequest) -> str:
+    """The query string of what the public seating shows (``?game=``, ``?seat=``,
+    ``?tables=all``); the rest of a URL's query does not change it."""
+    return urlencode(
+        [(k, request.GET[k]) for k in ("game", "seat", "tables") if request.GET.get(k, "") != ""]
+    )
 
-    The seating shows one game at a time (the latest unless ``?game=N``) and of a large game
-    its first tables, with a search by table number or name (``?seat=``) and ``?tables=all``:
-    a 1,000-player event's 22 games of tables made a 4 MB page.
-    """
-    event = selectors.public_event(event_id)
+
+def _seating_key(request: HttpRequest, event_id: int, board: bool = False) -> str:
+    """What a public seating shows, as one short hash: the seating's version (one short
+    query), the language and the game, search and tables asked for (the projector's board
+    always shows the latest game, whole). The poll's ETag and the rendered seating's key in
+    the cache. 404 for an event the public may not see."""
+    memo_name = "_board_key" if board else "_seating_key"
+    memo = getattr(request, memo_name, None)
+    if memo is not None:
+        return memo
+    version = seating_version(event_id)
+    if version is None:
+        raise Http404("No such event.")
+    what = "board" if board else _seating_query(request)
+    parts = [version, request.LANGUAGE_CODE, what]
+    key = hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
+    setattr(request, memo_name, key)
+    return key
+
+
+def _board_key(request: HttpRequest, event_id: int) -> str:
+    return _seating_key(request, event_id, board=True)
+
+
+def _seating_context(event, request: HttpRequest) -> dict:
+    """The public seating of one game: the latest unless ``?game=N``, and of a large game
+    its first tables, with a search by table number or name (``?seat=``) and
+    ``?tables=all``: a 1,000-player event's 22 games of tables made a 4 MB page."""
     kind = event.game_kind
     numbers = list(selectors.released_numbers(event))
     asked = request.GET.get("game", "")
@@ -129,20 +165,92 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
     # Only a kind whose rounds count their tables (cribbage) narrows its seating.
     total = getattr(rounds[0], "table_count", 0) if rounds else 0
     listed = len(rounds[0].tables.all()) if total else 0
-    context = {
+    return {
         "event": event,
-        "standings_html": _standings_html(request, event.pk, event),
         "seating_search": bool(seat) or total > listed,
         "seating_more": {"shown": listed, "total": total} if total > listed and not seat else None,
         "rounds": rounds,
         "seating_games": numbers,
         "seating_game": shown,
+        # The search keeps the game only when one was asked for: on the latest game, a search
+        # made after the next game is released looks in that one.
+        "seating_asked": asked if asked.isdigit() and int(asked) in numbers else "",
         "seat": seat,
         "every_table": every_table,
+        "seating_query": _seating_query(request),
+        "public": True,
+    }
+
+
+def _board_context(event) -> dict:
+    """The projector's "find your table": every player of the latest released game,
+    alphabetically, with their table, as the event's kind seats them."""
+    latest = max(selectors.released_numbers(event), default=None)
+    kind = event.game_kind
+    return {
+        "event": event,
+        "seat_lines": kind.seat_lines(event, latest) if latest is not None else [],
+        "board_label": kind.round_label(latest) if latest is not None else "",
+    }
+
+
+def _seating_html(request: HttpRequest, event_id: int, event=None, *, board=False) -> SafeString:
+    """A public seating (the event page's, or the projector's board), rendered once per
+    seating version, language and query and then read from the cache, like the standings."""
+    key = _seating_key(request, event_id, board)
+    cache_key = f"seating-html:{event_id}:{key}"
+    try:
+        html = cache.get(cache_key)
+    except Exception:  # the cache is down: render, as without one
+        html = None
+    if html is None:
+        event = event or selectors.public_event(event_id)
+        if board:
+            name, context = "seating-board", _board_context(event)
+        else:
+            name, context = "seating-section", _seating_context(event, request)
+        html = strip_spaces_between_tags(
+            render_to_string(f"scoring/seating.html#{name}", context, request)
+        )
+        with contextlib.suppress(Exception):  # a cache that is down costs the next render
+            cache.set(cache_key, html, RENDERED_FOR)
+    return mark_safe(html)  # our own rendered template, escaped when it was rendered
+
+
+@require_GET
+def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Public page of an event: standings (when published) and the seating of one game,
+    both following the results (HTMX polls answered 304 while nothing changed)."""
+    event = selectors.public_event(event_id)
+    context = {
+        "event": event,
+        "standings_html": _standings_html(request, event.pk, event),
+        "seating_html": _seating_html(request, event.pk, event),
         "bracket": selectors.event_bracket(event),
         "public": True,
     }
     return render(request, "scoring/event_public.html", context)
+
+
+def _fragment(html: SafeString) -> HttpResponse:
+    response = HttpResponse(html)
+    response["Cache-Control"] = "no-cache"  # revalidate every poll (and get the 304)
+    return response
+
+
+@require_GET
+@condition(etag_func=_seating_key)
+def seating_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The event page's seating alone, polled by HTMX: a new game's tables and the results
+    of the game shown appear without a reload; 304 while nothing changed."""
+    return _fragment(_seating_html(request, event_id))
+
+
+@require_GET
+@condition(etag_func=_board_key)
+def board_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The projector's "find your table" alone, polled by HTMX; 304 while nothing changed."""
+    return _fragment(_seating_html(request, event_id, board=True))
 
 
 @require_GET
@@ -159,13 +267,69 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     return response
 
 
+def _projector_options(request: HttpRequest) -> dict:
+    """The projector's ``?view=``, ``?theme=`` and ``?seconds=``; anything else is the default
+    (a hall's screen shows something rather than an error)."""
+    view = request.GET.get("view", "")
+    asked = request.GET.get("seconds", "")
+    return {
+        "view": view if view in PROJECTOR_VIEWS else "standings",
+        "theme": "light" if request.GET.get("theme") == "light" else "dark",
+        "seconds": min(max(int(asked), 1), 600) if asked.isdigit() else PROJECTOR_SECONDS,
+    }
+
+
+def _projector_link(options: dict, **changes) -> str:
+    """The projector's query string with ``changes``, leaving out what is the default."""
+    chosen = options | changes
+    defaults = {"view": "standings", "theme": "dark", "seconds": PROJECTOR_SECONDS}
+    return "?" + urlencode([(k, v) for k, v in chosen.items() if defaults[k] != v])
+
+
 @require_GET
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Standings in large type for the projector, refreshing itself."""
+    """The hall's screen, full-screen in large type: the standings (every row), "find your
+    table" for the latest game (``?view=seating``) or the bracket (``?view=bracket``), paged
+    to fit the screen (every ``?seconds=``), dark or light (``?theme=``), following the
+    results through the same cheap polls as the public page."""
     event = selectors.public_event(event_id)
-    # The hall reads every row (the projector scrolls), and so must the poll that refreshes it:
-    # without ?all=1 the first refresh cut a 200-player table to the top 100.
-    context = _standings_context(event) | {"public": True, "standings_query": "all=1"}
+    options = _projector_options(request)
+    bracket = selectors.event_bracket(event)
+    titles = {
+        "standings": _("Standings"),
+        "seating": _("Find your table"),
+        "bracket": _("Playoff"),
+    }
+    views = [
+        {
+            "label": titles[v],
+            "url": _projector_link(options, view=v),
+            "current": v == options["view"],
+        }
+        for v in PROJECTOR_VIEWS
+        if v != "bracket" or bracket or options["view"] == "bracket"
+    ]
+    other = "light" if options["theme"] == "dark" else "dark"
+    context = options | {
+        "event": event,
+        "public": True,
+        "views": views,
+        "view_title": titles[options["view"]],
+        "theme_link": _projector_link(options, theme=other),
+        "event_url": request.build_absolute_uri(reverse("event", args=[event.pk])),
+    }
+    if options["view"] == "standings":
+        # The hall reads every row (the projector pages through them), and so must the poll
+        # that refreshes it: without ?all=1 the first refresh cut a 200-player table to 100.
+        context |= _standings_context(event) | {"standings_query": "all=1"}
+    elif options["view"] == "seating":
+        context["seating_html"] = _seating_html(request, event.pk, event, board=True)
+    elif bracket is not None:
+        context |= {
+            "bracket": bracket,
+            "sections": selectors.bracket_sections(bracket),
+            "places": selectors.bracket_places(bracket),
+        }
     return render(request, "scoring/projector.html", context)
 
 

@@ -272,6 +272,9 @@ class PlayoffForm(ServiceForm):
             "Random draw only: the entrants highest in this event's standings get the byes."
         ),
     )
+    confirm_lots = forms.BooleanField(
+        label=_("Confirm the cut by the draw of lots"), required=False
+    )
 
     def __init__(self, *args, event: Event, **kwargs):
         kwargs.setdefault(
@@ -586,6 +589,14 @@ class EventForm(ServiceForm):
     confirmation = forms.ChoiceField(
         label=_("Reports confirmed by"), choices=Event.Confirmation.choices, required=False
     )
+    entrants = forms.ChoiceField(
+        label=_("Entrants"),
+        choices=Event.Entrants.choices,
+        required=False,
+        help_text=_(
+            "Who is ranked and counts for the cut; the others are listed apart as no-shows."
+        ),
+    )
     tiebreakers = _ChainField(label=_("Ranking chain"), required=False)
     chain_game = forms.CharField(required=False, widget=forms.HiddenInput)
     seed = forms.IntegerField(
@@ -644,6 +655,7 @@ class EventForm(ServiceForm):
                 "muggins": event.muggins,
                 "match_point_format": event.match_point_format_id,
                 "confirmation": event.confirmation,
+                "entrants": event.entrants,
                 "tiebreakers": list(event.ranking_chain),
                 "chain_game": event.game,
                 "seed": event.seed,
@@ -664,6 +676,7 @@ class EventForm(ServiceForm):
             "target": Event.Target.FULL,
             "match_point_format": fmt.pk if fmt else None,
             "confirmation": Event.Confirmation.OWN_KEYS,
+            "entrants": Event.Entrants.PLAYED,
             "tiebreakers": list(club.default_chain(game)),
             "chain_game": game,
         }
@@ -674,6 +687,13 @@ class EventForm(ServiceForm):
         if not self.is_bound or self.fields[name].disabled:
             return self.get_initial_for_field(self.fields[name], name)
         return field.data
+
+    def unused(self) -> frozenset[str]:
+        """The settings the game shown does not use: posted as they are, not shown."""
+        try:
+            return kinds.get(str(self.value_of("game"))).unused_settings
+        except KeyError:
+            return frozenset()
 
     def chain(self) -> list[str]:
         value = self.value_of("tiebreakers")
@@ -687,6 +707,7 @@ class EventForm(ServiceForm):
         data = dict(self.cleaned_data)
         data.pop("chain_game", None)
         data["confirmation"] = data.get("confirmation") or Event.Confirmation.OWN_KEYS
+        data["entrants"] = data.get("entrants") or Event.Entrants.PLAYED
         return data
 
     def create(self):

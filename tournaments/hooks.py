@@ -81,3 +81,46 @@ def current_ranking(event_id: int) -> list[RankedEntry]:
     if _ranking_provider is None:
         raise RuntimeError("No ranking provider: is the scoring app installed?")
     return _ranking_provider(event_id)
+
+
+# --- The results desk's marks on the TD's pages --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeskMarks:
+    """What the results desk holds for an event, for the badges and marks on the TD's pages.
+
+    ``tables`` maps a table's id to its state at the desk: ``"disputed"`` (the players'
+    versions disagree), ``"to_check"`` (two agreeing reports wait for the desk's check),
+    ``"waiting"`` (one player reported; the opponent has not confirmed yet) or ``"players"``
+    (the result stands on the players' own reports).
+    """
+
+    disputes: int = 0
+    to_check: int = 0
+    tables: dict[int, str] | None = None
+
+    @property
+    def attention(self) -> int:
+        """How many tables need the TD at the desk (disputes and checks)."""
+        return self.disputes + self.to_check
+
+
+DeskProvider = Callable[[int, "int | None"], DeskMarks]
+_desk_provider: DeskProvider | None = None
+
+
+def register_desk_provider(provider: DeskProvider) -> None:
+    """Called once by the results app: how to read the desk's state of an event."""
+    global _desk_provider
+    _desk_provider = provider
+
+
+def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
+    """The desk's counts for the event and, for ``round_id``, each of that game's tables.
+
+    Without the results app (no provider) there is no desk: nothing to mark.
+    """
+    if _desk_provider is None:
+        return DeskMarks(tables={})
+    return _desk_provider(event_id, round_id)

@@ -259,6 +259,21 @@ class Event(models.Model):
             "either keep the keys on the players' own score cards, or check at the desk."
         ),
     )
+
+    class Entrants(models.TextChoices):
+        PLAYED = "played", _("Players who played at least one game")
+        CHECKED_IN = "checked_in", _("Players who played or are checked in")
+
+    entrants = models.CharField(
+        _("entrants"),
+        max_length=12,
+        choices=Entrants,
+        default=Entrants.PLAYED,
+        help_text=_(
+            "Who is ranked and counts as an entrant for the cut; the other entries are "
+            "listed apart as no-shows."
+        ),
+    )
     tiebreakers = models.JSONField(
         _("ranking chain"),
         default=list,
@@ -578,6 +593,15 @@ class Bracket(models.Model):
     )
     places = models.JSONField(
         _("final places"), default=dict, blank=True, help_text=_("Entry id -> place.")
+    )
+    cut_lots = models.JSONField(
+        _("draws of lots at the cut"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Groups the ranking chain left tied among the qualifiers, in the order the draw of "
+            "lots put them: entry, lot drawn, qualified."
+        ),
     )
     champion = models.ForeignKey(
         Entry,

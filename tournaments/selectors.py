@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import (
@@ -158,6 +159,47 @@ def event_round(event: Event, number: int) -> Round:
 def latest_round(event: Event) -> Round | None:
     """The most recently drawn game, if any."""
     return event.rounds.order_by("-number").first()
+
+
+@dataclass(frozen=True, slots=True)
+class TdActions:
+    """Which of the TD's event buttons lead somewhere now (a button that can only fail is
+    not shown), and what the page says instead."""
+
+    draw: bool  # the next game can be drawn
+    all_drawn: bool  # every planned game is drawn (more only by raising the planned number)
+    game_open: bool  # the latest game is released and still has tables without a result
+    cut: bool  # the playoff can be cut (or drawn, for a playoff-only event)
+    finish: bool  # every drawn game is complete
+    public: bool  # the public page exists (the event is past its draft)
+
+
+def td_actions(event: Event, latest: Round | None, *, has_bracket: bool) -> TdActions:
+    """What the TD can do next with ``event``, whose latest game is ``latest``."""
+    running = event.status != Event.Status.FINISHED
+    open_ = latest is not None and not latest.is_draft and bool(event.game_kind.open_tables(latest))
+    settled = latest is not None and not latest.is_draft and not open_
+    all_drawn = latest is not None and latest.number >= event.games_planned
+    playoff_only = event.kind in (Event.Kind.PLAYOFF_ONLY, Event.Kind.INTERNET)
+    return TdActions(
+        draw=(
+            running
+            and not has_bracket
+            and not all_drawn
+            and (latest is None or settled)
+            and event.games_planned > 0
+        ),
+        all_drawn=all_drawn,
+        game_open=open_,
+        cut=(
+            running
+            and not has_bracket
+            and event.game_kind.playoffs
+            and (settled or (latest is None and playoff_only))
+        ),
+        finish=running and (settled or (latest is None and has_bracket)),
+        public=event.status != Event.Status.DRAFT,
+    )
 
 
 def rounds_with_tables(
@@ -444,3 +486,20 @@ def event_results(event: Event) -> QuerySet[GameResult]:
 def api_entries(event: Event) -> QuerySet[Entry]:
     """The entries of an event with their players, in entry order (the API's)."""
     return event.entries.select_related("player").order_by("pk")
+
+
+def cut_lots(bracket: Bracket) -> list[dict]:
+    """The draws of lots that settled ties at the cut, with the players' names: each group
+    (its rank, whether it straddled the line) and who drew which lot, qualified or not."""
+    if not bracket.cut_lots:
+        return []
+    ids = [item["entry"] for draw in bracket.cut_lots for item in draw["entries"]]
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    return [
+        {
+            "rank": draw["rank"],
+            "straddles": draw["straddles"],
+            "entries": [item | {"name": names.get(item["entry"], "?")} for item in draw["entries"]],
+        }
+        for draw in bracket.cut_lots
+    ]

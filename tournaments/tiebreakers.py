@@ -310,8 +310,10 @@ def rank(
     position = 1
     for group, separated_by in blocks:
         members = sorted(group, key=display_key) if display_key else group
-        for entry in members:
-            out.append(Ranked(entry, position, len(group) > 1, separated_by))
+        for i, entry in enumerate(members):
+            # Only the first row of a tied group is placed below the row above by something;
+            # the rows after it are tied with the row above (no criterion between them).
+            out.append(Ranked(entry, position, len(group) > 1, separated_by if i == 0 else ""))
         position += len(group)
     return out
 

@@ -11,9 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from pegboard.errors import ServiceError
-from tournaments.tiebreakers import REGISTRY as TIEBREAKERS
 
-from . import selectors, services
+from . import hooks, selectors, services
 from .forms import (
     ForbiddenPairForm,
     FormatForm,
@@ -65,6 +64,7 @@ def _td_event_page(
     status: int = 200,
 ) -> HttpResponse:
     latest = selectors.latest_round(event)
+    bracket = selectors.event_bracket(event)
     # A refused name like the club's players: those players, to pick instead.
     candidates = getattr(register_form, "candidates", [])
     entered = set(event.entries.filter(player__in=candidates).values_list("player_id", flat=True))
@@ -82,17 +82,9 @@ def _td_event_page(
             "focus": focus or register_form is not None,
             "candidates": candidates,
             "entered": entered,
-            "format_form": FormatForm(
-                initial={
-                    "kind": event.kind,
-                    "pairing": event.pairing,
-                    "meetings_per_opponent": event.meetings_per_opponent,
-                    "games_planned": event.games_planned,
-                    "confirmation": event.confirmation,
-                }
-            ),
-            "bracket": selectors.event_bracket(event),
-            "tiebreakers": TIEBREAKERS,
+            "bracket": bracket,
+            "actions": selectors.td_actions(event, latest, has_bracket=bracket is not None),
+            "desk": hooks.desk_marks(event.pk),
         },
         status=status,
     )
@@ -282,6 +274,7 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
         if saved is not None:
             table = selectors.tables_with_results(round_).get(pk=table.pk)
             form = ResultForm(table=table)
+        _mark_tables(event, round_, [table])
         context = {"event": event, "round": round_, "table": table, "form": form, "saved": saved}
         return render(request, "tournaments/td_game.html#table-card", context)
     if saved is not None:
@@ -316,8 +309,20 @@ def _filter_tables(request: HttpRequest, tables: list) -> tuple[list, dict]:
     }
 
 
+def _mark_tables(event, round_, tables) -> hooks.DeskMarks:
+    """Put the results desk's state on each table (``table.desk_mark``) and return the desk's
+    counts: disputed and player-reported tables are marked on the TD's game page."""
+    desk = hooks.desk_marks(event.pk, round_.pk)
+    marks = desk.tables or {}
+    for table in tables:
+        if table is not None:
+            table.desk_mark = marks.get(table.pk, "")
+    return desk
+
+
 def _game_context(event, round_, cards, swap_form=None) -> dict:
     tables = [t for t, _form in cards]
+    desk = _mark_tables(event, round_, tables)
     seated = sorted(
         (seat for t in tables for seat in t.seats()), key=lambda e: e.player.name.casefold()
     )
@@ -326,6 +331,7 @@ def _game_context(event, round_, cards, swap_form=None) -> dict:
         "round": round_,
         "cards": cards,
         "can_redraw": selectors.can_redraw(event, round_, tables),
+        "desk": desk,
         "seated": seated,
         "swap_form": swap_form or SwapForm(),
     }
@@ -427,6 +433,7 @@ def _bracket_context(event, bracket) -> dict:
         "bracket": bracket,
         "sections": selectors.bracket_sections(bracket),
         "places": selectors.bracket_places(bracket),
+        "cut_lots": selectors.cut_lots(bracket),
     }
 
 

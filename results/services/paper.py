@@ -17,7 +17,13 @@ from scoring import crosscheck
 from tournaments import services as tournament_services
 from tournaments.models import Event, Table
 from tournaments.pairing_bridge import entry_id
-from tournaments.services.results import CheckedResult, check_result, write_results
+from tournaments.services.results import (
+    CheckedResult,
+    audit_values,
+    check_result,
+    describe_result,
+    write_results,
+)
 
 from ..models import ImportJob, Submission
 
@@ -178,7 +184,10 @@ def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
             report.flagged.append(where | {"clause": clause, "reason": exc.message})
             continue
         items.append((table, checked, f"Rule 12.2 {clause}: {outcome.explanation}"))
-        report.recorded.append(where | {"clause": clause, "explanation": outcome.explanation})
+        said = describe_result(audit_values(checked, table))  # "Ann won, Bob 95"
+        report.recorded.append(
+            where | {"clause": clause, "explanation": outcome.explanation, "result": said}
+        )
     _confirm_paper(event, items, user=user)
     return report
 

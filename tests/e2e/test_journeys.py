@@ -6,7 +6,8 @@
    player's page shows the ruling.
 3. The TD enters every result of a game by keyboard alone (the keystrokes are counted) and
    corrects one at the desk, with a reason.
-4. The projector shows every row of a 200-player event.
+4. The projector (1920x1080) pages through every row of a 200-player event, its "find your
+   table" lists everyone, and every mode passes axe in both themes.
 
 Every page is checked with axe-core and for console errors (``checks``, tests/e2e/conftest.py).
 """
@@ -188,27 +189,106 @@ def test_td_enters_a_game_by_keyboard_and_corrects_one_at_the_desk(
     ).exists()
 
 
-def test_projector_shows_every_row_of_a_200_player_event(open_page: Callable[[], Page], checks):
+HALL = {"width": 1920, "height": 1080}  # the projector's screen
+
+# The rows the projector shows on its current page (the others are hidden, not removed).
+SHOWN = """sel => [...document.querySelectorAll(sel)].filter(r => !r.hidden)
+                    .map(r => r.querySelector('.player a, .seat-name').textContent)"""
+
+
+def shown_pages(page: Page, rows: str) -> list[list[str]]:
+    """Every page of the projector's rows, turned by its own hook: the names each shows."""
+    page.evaluate("window.pegboardProjector.pause(true)")
+    pages = int(page.locator("body").get_attribute("data-pages") or "1")
+    seen = []
+    for _ in range(pages):
+        seen.append(page.evaluate(SHOWN, rows))
+        page.evaluate("window.pegboardProjector.next()")
+    return seen
+
+
+@pytest.mark.parametrize("viewport", [HALL], ids=["hall"])
+def test_projector_pages_through_every_row_of_a_200_player_event(
+    open_page: Callable[[], Page], checks
+):
     event = club_night(200)
-    for i, table in enumerate(played_tables(event)):
+    tables = played_tables(event)
+    for i, table in enumerate(tables):
         tournament_services.record_result(
             event, table=table, winner=table.seat_a, loser_score=60 + i % 60
         )
     page = open_page()
-    page.goto(f"/events/{event.pk}/projector/")
+    page.goto(f"/events/{event.pk}/projector/?seconds=1")
+    expect(page.locator("nav.navbar")).to_have_count(0)  # full screen: no navbar, no login
+    expect(page.locator("select[name=language]")).to_have_count(0)
     rows = page.locator("#standings tbody tr")
     expect(rows).to_have_count(200)
-    checks.a11y(page, "projector, 200 rows")
-    # The table refreshes itself every 2 s: after its next swap every row is still there.
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-pages", re.compile(r"^\d+$"))
+    pages = int(body.get_attribute("data-pages") or "0")
+    assert 5 <= pages <= 20  # pages sized to the screen: ~19 rows at 1920x1080
+    expect(rows.last).to_be_hidden()
+    # A page a second: the indicator reaches the last page, which shows the last player.
+    last = page.get_by_text(f"Page {pages} of {pages}")
+    expect(last).to_be_visible(timeout=pages * 1000 + 15_000)
+    expect(rows.last).to_be_visible()
+    expect(rows.last).to_be_in_viewport(ratio=1)
+    # Every name is on exactly one page, and every row of a page fits on the screen.
+    names = shown_pages(page, "#standings tbody tr")
+    assert sorted(n for p in names for n in p) == sorted(
+        e.player.name for e in event.entries.select_related("player")
+    )
+    bottom = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#standings tbody tr')]"
+        ".filter(r => !r.hidden).map(r => r.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= HALL["height"]
+    # The poll swaps the table in every 2 s: the page it was on stays, still paged.
+    page.evaluate("window.pegboardProjector.next()")
+    before = body.get_attribute("data-page")
+    shown = len(page.evaluate(SHOWN, "#standings tbody tr"))
     after_swap = page.evaluate(
         """() => new Promise(resolve => {
              setTimeout(() => resolve(-1), 15000);  // no swap within 15 s: -1
-             document.body.addEventListener("htmx:afterSwap",
+             document.body.addEventListener("htmx:afterSettle",
                () => resolve(document.querySelectorAll("#standings tbody tr").length),
                {once: true});
            })"""
     )
     assert after_swap == 200
-    rows.last.scroll_into_view_if_needed()
-    expect(rows.last).to_be_in_viewport()
-    expect(rows.first).not_to_be_in_viewport()
+    assert body.get_attribute("data-page") == before
+    assert len(page.evaluate(SHOWN, "#standings tbody tr")) == shown
+    # Find your table: everyone, alphabetically, with the table of the latest game.
+    page.goto(f"/events/{event.pk}/projector/?view=seating&seconds=1")
+    expect(page.locator(".seat-board > li")).to_have_count(200)
+    board = [n for p in shown_pages(page, ".seat-board > li") for n in p]
+    assert len(board) == 200 and board[0] == "Dolores Ibáñez" and board[-1] == "Zoë Lindqvist"
+    # A page fades in, unless the viewer asked for less motion: then it just changes.
+    animation = "() => getComputedStyle(document.querySelector('.projector-main')).animationName"
+    page.evaluate("window.pegboardProjector.next()")
+    assert page.evaluate(animation) == "pager-fade"
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("window.pegboardProjector.next()")
+    assert page.evaluate(animation) == "none"
+    # Every mode in both themes passes axe (the pages held still while it looks).
+    playoff = playoff_event()
+    for view, pk in [("standings", event.pk), ("seating", event.pk), ("bracket", playoff.pk)]:
+        for theme in ("dark", "light"):
+            page.goto(f"/events/{pk}/projector/?view={view}&theme={theme}&seconds=600")
+            expect(page.locator("html")).to_have_attribute("data-bs-theme", theme)
+            checks.a11y(page, f"projector {view} {theme}")
+    expect(page.locator(".bracket-match").first).to_be_visible()
+
+
+def playoff_event():
+    """A playoff-only event of 8 with its bracket drawn and a first match under way."""
+    from tests.factories import event_with_field
+    from tournaments.models import Event
+
+    event = event_with_field(8, kind=Event.Kind.PLAYOFF_ONLY, name="Consy Lite à Brașov")
+    tournament_services.create_playoff(event)
+    first = event.bracket.matches.get(code="M1-1")
+    tournament_services.record_playoff_game(
+        event, match="M1-1", winner=first.seat_a, loser_score=99
+    )
+    return event

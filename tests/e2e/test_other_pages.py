@@ -1,8 +1,8 @@
 """The pages no journey walks through, checked the same way: axe-core and console errors.
 
-A survey, not a journey: the home page, the checkers, the seasons, the login page, the TD's
-event page and settings, the club's page, new-event form and players, at a phone's size and a
-laptop's.
+A survey, not a journey: the home page, the checkers, the seasons, the login page, the API's
+Swagger page, the public event page and playoff bracket, the TD's event page and settings, the
+club's page, new-event form and players, at a phone's size and a laptop's.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.night import club_night, log_in, played_tables
+from tests.e2e.test_journeys import playoff_event
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.e2e
@@ -29,11 +30,21 @@ def test_other_pages_pass_axe_and_log_no_errors(open_page: Callable[[], Page], c
         ("/stoppa/", None),
         ("/seasons/", None),
         ("/accounts/login/", "Tournament director log in"),
+        (f"/events/{event.pk}/", event.name),
     ]:
         page.goto(url)
         if heading:
             expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         checks.a11y(page, url)
+    playoff = playoff_event()
+    page.goto(f"/events/{playoff.pk}/bracket/")
+    expect(page.locator(".bracket-match").first).to_be_visible()
+    checks.a11y(page, "public bracket")
+    page.goto("/api/v1/docs/")
+    expect(page.locator(".swagger-ui .opblock").first).to_be_visible()
+    # Swagger UI's own colours and page are fixed in templates/drf_spectacular/swagger_ui.html
+    # and static/css/swagger.css; its deep links (links inside buttons) are off in settings.
+    checks.a11y(page, "API docs (Swagger UI)")
     log_in(page, f"/td/events/{event.pk}/")
     checks.a11y(page, "TD event page")
     for url in [

@@ -9,7 +9,7 @@ from pegboard.errors import ServiceError
 from results import services
 from tests.factories import UserFactory, event_with_field
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, GameResult
+from tournaments.models import AuditEntry, GameResult, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +48,15 @@ def test_a_large_import_takes_a_few_queries_and_audits_every_game(
     with django_assert_max_num_queries(25):  # not one query per line or per game
         report = services.import_paper_cards(event, text, user=UserFactory())
     assert len(report.recorded) == 100 and not report.flagged
+    first_line = report.recorded[0]
+    table = Table.objects.get(
+        round__event=event, round__number=first_line["game"], number=first_line["table"]
+    )
+    result = table.result
+    loser = table.seat_b if result.winner_id == table.seat_a_id else table.seat_a
+    assert first_line["result"] == (  # the report says who won, by name, and the score
+        f"{result.winner.player.name} won, {loser.player.name} {result.loser_score}"
+    )
     assert set(
         GameResult.objects.filter(table__round__event=event).values_list("margin", flat=True)
     ) == {26}

@@ -245,13 +245,21 @@ def test_redis_stops_for_five_seconds(parts):
 
 def test_the_apps_database_connections_are_terminated(parts):
     def fault() -> float:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND application_name = %s",
-                [APP_NAME],
-            )
-            assert cursor.fetchall(), "the worker's and the hall's connections were there"
+        # On a loaded machine the worker and the hall may still be starting after 1 s: wait
+        # (up to 30 s) until their connections are there, then cut them.
+        deadline = time.monotonic() + 30
+        terminated: list = []
+        while not terminated and time.monotonic() < deadline:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND application_name = %s",
+                    [APP_NAME],
+                )
+                terminated = cursor.fetchall()
+            if not terminated:
+                time.sleep(0.1)
+        assert terminated, "the worker's and the hall's connections were there"
         return time.monotonic()
 
     run_scenario(parts, fault, "PostgreSQL connections terminated")

@@ -85,11 +85,17 @@ def test_the_event_page_shows_one_games_seating_at_a_time(client):
     latest = client.get(url).content.decode()
     assert "?game=1" in latest and "?game=2" in latest
     pair = second.tables.order_by("number").first()
-    assert f"{pair.seat_a.player.name} \u2013 {pair.seat_b.player.name}" in latest
+    assert _pair(pair) in latest
     assert latest.count("<details") == 1  # game 2 only, not every game inlined
     earlier = client.get(url, {"game": 1}).content.decode()
     pair = first.tables.order_by("number").first()
-    assert f"{pair.seat_a.player.name} \u2013 {pair.seat_b.player.name}" in earlier
+    assert _pair(pair) in earlier
+
+
+def _pair(table) -> str:
+    """A table's two players as the public seating shows them: each a link to their page."""
+    a, b = table.seat_a.player, table.seat_b.player
+    return f'<a href="/players/{a.pk}/">{a.name}</a> \u2013 <a href="/players/{b.pk}/">{b.name}</a>'
 
 
 def test_the_standings_table_is_rendered_once_per_snapshot_version(
@@ -102,8 +108,11 @@ def test_the_standings_table_is_rendered_once_per_snapshot_version(
     cache.clear()
     renders = []
     real = views.render_to_string
+    # The standings' renders only (the event page renders its seating too, cached likewise).
     monkeypatch.setattr(
-        views, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k)
+        views,
+        "render_to_string",
+        lambda *a, **k: ("standings" in a[0] and renders.append(a[0])) or real(*a, **k),
     )
     event = event_with_field(4)
     first, second = services.draw_next_game(event).tables.order_by("number")
@@ -166,17 +175,16 @@ def test_a_large_games_seating_shows_its_first_tables_and_finds_a_table(client):
         "seat_a__player", "seat_b__player"
     )
     last = tables.order_by("number").last()
-    row = "{} \u2013 {}"
-    assert row.format(last.seat_a.player.name, last.seat_b.player.name) not in page
+    assert _pair(last) not in page
     assert "Showing tables 1 to 60 of 75" in page and 'name="seat"' in page
     by_name = client.get(url, {"game": 1, "seat": last.seat_b.player.name}).content.decode()
-    assert row.format(last.seat_a.player.name, last.seat_b.player.name) in by_name
+    assert _pair(last) in by_name
     assert "Showing tables" not in by_name
     tenth = tables.get(number=10)
     by_number = client.get(url, {"game": 1, "seat": "10"}).content.decode()
-    assert row.format(tenth.seat_a.player.name, tenth.seat_b.player.name) in by_number
+    assert _pair(tenth) in by_number
     every = client.get(url, {"game": 1, "tables": "all"}).content.decode()
-    assert row.format(last.seat_a.player.name, last.seat_b.player.name) in every
+    assert _pair(last) in every
 
 
 def test_a_phone_gets_the_standings_compressed_and_its_poll_still_gets_a_304(

@@ -222,6 +222,23 @@ def test_the_chain_buttons_edit_without_saving(td_client, club):
     assert 'name="tiebreakers" value="chips"' in body and not Event.objects.exists()
 
 
+def test_a_stoppa_event_hides_the_cribbage_only_settings(td_client, club):
+    url = reverse("td-event-new", args=[club.pk])
+    cribbage = td_client.get(url).content.decode()
+    assert 'for="id_target"' in cribbage and 'for="id_muggins"' in cribbage
+    stoppa = td_client.post(url, wizard_data(game="stoppa", chain_op="game")).content.decode()
+    for name in ("target", "muggins", "match_point_format", "pairing", "confirmation"):
+        assert f'for="id_{name}"' not in stoppa, name  # no label: not shown
+        assert f'type="hidden" name="{name}"' in stoppa, name  # but posted back as it was
+    stoppa_chain = ["chips", "sessions_won", "best_session"]
+    response = td_client.post(
+        url,
+        wizard_data(game="stoppa", chain_game="stoppa", tiebreakers=stoppa_chain, muggins="False"),
+    )
+    assert response.status_code == 302
+    assert Event.objects.get(club=club).game == "stoppa"
+
+
 def test_changing_the_game_without_the_chain_asks_to_check_it(td_client, club):
     response = td_client.post(reverse("td-event-new", args=[club.pk]), wizard_data(game="stoppa"))
     assert response.status_code == 400 and "Check it and save again" in response.content.decode()

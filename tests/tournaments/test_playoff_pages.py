@@ -68,12 +68,16 @@ def test_td_cuts_to_the_playoff_with_a_form_error_first(td_client, td_user):
     url = reverse("td-playoff", args=[event.pk])
     page = td_client.get(url)
     assert page.status_code == 200 and "Draw the bracket" in page.content.decode()
-    bad = td_client.post(url, {"source": "qualifying", "best_of": "2"})
+    # Six winners tie on 2 GP / 1 win / +21 for three places: the TD confirms the lots.
+    tie = td_client.post(url, {"source": "qualifying", "best_of": "3"})
+    assert tie.status_code == 400 and "across the cut line" in tie.content.decode()
+    lots = {"source": "qualifying", "confirm_lots": "on"}
+    bad = td_client.post(url, lots | {"best_of": "2"})
     assert bad.status_code == 400 and "odd number" in bad.content.decode()
-    bad = td_client.post(url, {"source": "qualifying", "best_of": "three"})
+    bad = td_client.post(url, lots | {"best_of": "three"})
     assert bad.status_code == 400 and "Give odd numbers" in bad.content.decode()
     assert not Bracket.objects.exists()
-    ok = td_client.post(url, {"source": "qualifying", "best_of": "3", "third_place": "on"})
+    ok = td_client.post(url, lots | {"best_of": "3", "third_place": "on"})
     assert ok.status_code == 302
     bracket = Bracket.objects.get(event=event)
     assert len(bracket.seeds) == 3 and bracket.third_place  # ceil(12 / 4)

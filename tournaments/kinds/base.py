@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +34,25 @@ class Messages:
     too_few: Promise  # "At least %(n)s checked-in players are needed."
 
 
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """One player of a released round and where they sit: "find your table" in the hall."""
+
+    name: str
+    player_id: int
+    table: int | None  # None: not at a numbered table (a cribbage bye, a Stoppa sit-out)
+    note: str = ""  # what a line without a table means, in the kind's words ("bye")
+
+
+def name_order(name: str) -> tuple[str, str]:
+    """Sort key of a name for an alphabetical list read in the hall: accents and case do
+    not move a name ("Ștefan" among the S, "Zoë" among the Z), the name itself breaks ties."""
+    bare = "".join(
+        c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c)
+    )
+    return bare, name
+
+
 class GameKind:
     """One kind of game an event can be: cribbage (two-player tables), Stoppa (tables of 3-6).
 
@@ -49,6 +69,8 @@ class GameKind:
     tiebreakers: ClassVar[frozenset[str]]  # the keys a ranking chain of this kind may use
     playoffs: ClassVar[bool] = False  # can cut to a playoff bracket
     seasons: ClassVar[bool] = False  # counts for the club's season ledgers (Grass Roots)
+    # Event settings that mean nothing for this kind: the TD's forms do not show them.
+    unused_settings: ClassVar[frozenset[str]] = frozenset()
     # URL name of the TD's page of one round (kwargs event_id, number).
     round_page: ClassVar[str]
     # Template with the kind's partials: summary, public-seating, td-draw-label,
@@ -89,6 +111,11 @@ class GameKind:
         where the kind's tables are many."""
         raise NotImplementedError
 
+    def seat_lines(self, event: Event, number: int) -> list[SeatLine]:
+        """Every player seated in released round ``number``, alphabetically (:func:`name_order`),
+        each with their table: one query, whatever the kind's tables look like."""
+        raise NotImplementedError
+
     def on_release(self, round_: Round) -> bool:
         """Called when a draft round is released; True when that recorded results (byes)."""
         return False
@@ -101,6 +128,12 @@ class GameKind:
         Columns: entry_id, game_points, games_won, games_lost, spread, skunks_won,
         skunks_suffered, byes, chips, sessions_won, best_session.
         """
+        raise NotImplementedError
+
+    def seated_sql(self) -> str:
+        """SQL of the ids of the entries seated (a bye included) in a released round of
+        event ``%(event)s`` numbered up to ``%(n)s``: the entrants of standings after round n
+        (with those the event counts as checked in)."""
         raise NotImplementedError
 
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:

@@ -14,7 +14,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.models import Entry, Event, GameResult, Round, Table
 from tournaments.tiebreakers import ACC_CHAIN, REGISTRY
 
-from .base import GameKind, Messages
+from .base import GameKind, Messages, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -92,6 +92,24 @@ class Cribbage(GameKind):
             event, released_only=True, number=number, find=find, limit=limit
         )
 
+    def seat_lines(self, event: Event, number: int) -> list[SeatLine]:
+        tables = Table.objects.filter(
+            round__event=event, round__number=number, round__status=Round.Status.RELEASED
+        ).values_list(
+            "number",
+            "seat_a__player_id",
+            "seat_a__player__name",
+            "seat_b__player_id",
+            "seat_b__player__name",
+        )
+        bye = str(_("bye"))
+        lines = []
+        for table, a_id, a_name, b_id, b_name in tables:
+            lines.append(SeatLine(a_name, a_id, table, "" if b_id else bye))
+            if b_id:
+                lines.append(SeatLine(b_name, b_id, table))
+        return sorted(lines, key=lambda line: name_order(line.name))
+
     def on_release(self, round_: Round) -> bool:
         return bridge.score_byes(round_)
 
@@ -131,6 +149,17 @@ class Cribbage(GameKind):
                      GROUP BY r.loser_id) l ON l.id = e.id
              WHERE e.event_id = %(event)s
         """
+
+    def seated_sql(self) -> str:
+        t = _tables()
+        seated = """
+            SELECT t.{seat} FROM {table} t JOIN {round} g ON g.id = t.round_id
+             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = 'released'
+               AND t.{seat} IS NOT NULL"""
+        return " UNION ".join(
+            seated.format(seat=seat, table=t["table"], round=t["round"])
+            for seat in ("seat_a_id", "seat_b_id")
+        )
 
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
         return (

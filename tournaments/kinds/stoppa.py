@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.tiebreakers import STOPPA_CHAIN
 
-from .base import GameKind, Messages
+from .base import GameKind, Messages, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -35,6 +35,18 @@ class Stoppa(GameKind):
     tiebreakers = frozenset({*STOPPA_CHAIN, "draw"})
     playoffs = False
     seasons = False
+    # Chips decide a Stoppa table: no target, muggins, match points, pairing of two, or
+    # player-confirmed reports (the TD records each table's chip nets).
+    unused_settings = frozenset(
+        {
+            "target",
+            "muggins",
+            "match_point_format",
+            "pairing",
+            "meetings_per_opponent",
+            "confirmation",
+        }
+    )
     round_page = "td-session"
     template = "kinds/stoppa.html"
     messages = Messages(
@@ -80,6 +92,17 @@ class Stoppa(GameKind):
         sessions = selectors.stoppa_sessions(event, released_only=True)
         return sessions if number is None else sessions.filter(number=number)
 
+    def seat_lines(self, event: Event, number: int) -> list[SeatLine]:
+        seats = StoppaSeat.objects.filter(
+            round__event=event, round__number=number, round__status=Round.Status.RELEASED
+        ).values_list("table__number", "entry__player_id", "entry__player__name")
+        out = str(_("sitting out"))
+        lines = [
+            SeatLine(name, player_id, table, "" if table is not None else out)
+            for table, player_id, name in seats
+        ]
+        return sorted(lines, key=lambda line: name_order(line.name))
+
     def lines_sql(self) -> str:
         """Every entry's Stoppa totals over sessions 1..%(n)s of event %(event)s.
 
@@ -116,6 +139,12 @@ class Stoppa(GameKind):
                      GROUP BY st.entry_id) s ON s.id = e.id
              WHERE e.event_id = %(event)s
         """
+
+    def seated_sql(self) -> str:
+        t = _tables()
+        return f"""
+            SELECT s.entry_id FROM {t["stoppa_seat"]} s JOIN {t["round"]} g ON g.id = s.round_id
+             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = 'released'"""
 
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
         played = Q(stoppa_tables__number__isnull=False)

@@ -79,12 +79,18 @@ def register_player(
 
 @transaction.atomic
 def set_checked_in(entry: Entry, checked_in: bool) -> Entry:
-    """Mark an entry present (or not) for the next draw."""
+    """Mark an entry present (or not) for the next draw (and, where the event counts the
+    checked-in as entrants, in or out of the standings)."""
+    ranks_check_in = entry.event.entrants == Event.Entrants.CHECKED_IN
+    if ranks_check_in:
+        locked_event(entry.event)  # the event's row first: the lock order of every writer
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.withdrawn and checked_in:
         raise ServiceError("withdrawn", _("%(name)s has withdrawn.") % {"name": entry.player.name})
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
+    if ranks_check_in:
+        hooks.results_changed(entry.event_id)
     return entry
 
 
@@ -168,7 +174,10 @@ def check_in_all(event: Event) -> int:
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
-    return event.entries.filter(withdrawn=False, checked_in=False).update(checked_in=True)
+    checked = event.entries.filter(withdrawn=False, checked_in=False).update(checked_in=True)
+    if checked and event.entrants == Event.Entrants.CHECKED_IN:
+        hooks.results_changed(event.pk)
+    return checked
 
 
 # An ACC number after the name: a digit, no spaces ("Whitfield, Ann" is a name, not a number).

@@ -176,6 +176,13 @@ def _check_basics(
     return name, game_kind
 
 
+def _check_entrants(entrants: str) -> None:
+    if entrants not in Event.Entrants.values:
+        raise ServiceError(
+            "bad_entrants", _("Unknown rule for who is an entrant."), field="entrants"
+        )
+
+
 def _stored_chain(game_kind: kinds.GameKind, chain: list[str]) -> list[str]:
     # The game's own chain is stored as empty, so the event follows the game if it changes.
     return [] if tuple(chain) == tuple(game_kind.default_chain) else chain
@@ -198,6 +205,7 @@ def create_event(
     tiebreakers: list[str] | tuple[str, ...] | None = None,
     seed: int | None = None,
     confirmation: str = Event.Confirmation.OWN_KEYS,
+    entrants: str = Event.Entrants.PLAYED,
 ) -> Event:
     """A new event of ``club``, a draft ready for entries and its first draw.
 
@@ -226,6 +234,7 @@ def create_event(
         raise ServiceError(
             "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
         )
+    _check_entrants(entrants)
     event = Event(
         club=club,
         name=name,
@@ -240,6 +249,7 @@ def create_event(
         match_point_format=fmt,
         tiebreakers=_stored_chain(game_kind, chain),
         confirmation=confirmation,
+        entrants=entrants,
     )
     if seed is not None:
         event.seed = seed
@@ -264,6 +274,7 @@ SETTINGS = (
     "tiebreakers",
     "seed",
     "confirmation",
+    "entrants",
 )
 
 
@@ -331,7 +342,10 @@ def update_event_settings(event: Event, **values) -> Event:
         games_planned=values["games_planned"],
         confirmation=values["confirmation"],
     )
+    _check_entrants(values["entrants"])
     rerank = tuple(_stored_chain(game_kind, chain)) != tuple(event.tiebreakers or ())
+    rerank = rerank or values["entrants"] != event.entrants
+    event.entrants = values["entrants"]
     event.name, event.date, event.game = name, values["date"], values["game"]
     event.target, event.muggins, event.seed = values["target"], values["muggins"], values["seed"]
     event.match_point_format = new_format
@@ -346,6 +360,7 @@ def update_event_settings(event: Event, **values) -> Event:
             "seed",
             "match_point_format",
             "tiebreakers",
+            "entrants",
         ]
     )
     if rerank:

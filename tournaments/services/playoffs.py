@@ -25,8 +25,17 @@ _PLAYOFF_FIELDS = {
 }
 
 
-def _qualifying_seeds(event: Event, qualifiers: int | None) -> tuple[list[int], int]:
-    """The qualifiers in seed order from the event's standings, and the number of entrants."""
+def _qualifying_seeds(
+    event: Event, qualifiers: int | None, *, confirm_lots: bool = False
+) -> tuple[list[int], int, list[dict]]:
+    """The qualifiers in seed order from the event's standings, the number of entrants, and
+    the draws of lots that settled the ties the whole ranking chain left among them.
+
+    Players still tied after the chain are put in order by the recorded draw of lots (the
+    ``draw`` tiebreaker: fixed by the event's seed, reproducible), never by name. When such a
+    tie straddles the cut line the TD must confirm the cut (``confirm_lots``): ServiceError
+    ``cut_tie`` says who tied and whom the lots put through.
+    """
     last = event.rounds.order_by("-number").first()
     if last is None:
         raise ServiceError(
@@ -41,20 +50,73 @@ def _qualifying_seeds(event: Event, qualifiers: int | None) -> tuple[list[int], 
             % {"game": last.number},
         )
     # The cut reads every committed result, not a standings table a job may still rebuild.
-    rows = [(row.entry_id, row.withdrawn) for row in hooks.current_ranking(event.pk)]
+    rows = hooks.current_ranking(event.pk)
     try:
         plan = pairing.plan_playoff(len(rows), qualifiers)
     except pairing.PairingError as exc:
         raise bridge.service_error(exc, field="qualifiers") from None
     # A withdrawn player cannot play on: the next in the ranking takes the place.
-    ranking = [pk for pk, withdrawn in rows if not withdrawn]
-    if len(ranking) < plan.qualifiers:
+    active = [row for row in rows if not row.withdrawn]
+    if len(active) < plan.qualifiers:
         raise ServiceError(
             "too_many_qualifiers",
-            _("Only %(n)s players are still in the event.") % {"n": len(ranking)},
+            _("Only %(n)s players are still in the event.") % {"n": len(active)},
             field="qualifiers",
         )
-    return ranking[: plan.qualifiers], len(rows)
+    ranking, lots = _settle_ties(event, active, plan.qualifiers)
+    straddling = [draw for draw in lots if draw["straddles"]]
+    if straddling and not confirm_lots:
+        names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+        draw = straddling[0]
+        raise ServiceError(
+            "cut_tie",
+            _(
+                "%(tied)s tie for the last places across the cut line on every tiebreaker. "
+                "The draw of lots puts through: %(through)s. Confirm the cut by the draw of "
+                "lots to go on."
+            )
+            % {
+                "tied": ", ".join(names[e["entry"]] for e in draw["entries"]),
+                "through": ", ".join(names[e["entry"]] for e in draw["entries"] if e["qualified"]),
+            },
+            field="confirm_lots",
+        )
+    return ranking[: plan.qualifiers], len(rows), lots
+
+
+def _settle_ties(
+    event: Event, active: list[hooks.RankedEntry], qualifiers: int
+) -> tuple[list[int], list[dict]]:
+    """The ranking with every group still tied at or above the cut line put in order by the
+    draw of lots, and a record of each draw: who drew which lot, who qualified."""
+    from tournaments.tiebreakers import REGISTRY, RankingContext
+
+    lots_breaker = REGISTRY["draw"]
+    context = RankingContext(lines={}, seed=event.seed)
+    ranking: list[int] = []
+    lots: list[dict] = []
+    start = 0
+    while start < len(active):
+        end = start
+        while end < len(active) and active[end].rank == active[start].rank:
+            end += 1
+        group = [row.entry_id for row in active[start:end]]
+        if len(group) > 1 and start < qualifiers:
+            values = lots_breaker.values(group, context)
+            group.sort(key=values.__getitem__, reverse=lots_breaker.higher_is_better)
+            lots.append(
+                {
+                    "rank": active[start].rank,
+                    "straddles": end > qualifiers,
+                    "entries": [
+                        {"entry": entry, "lot": i + 1, "qualified": start + i < qualifiers}
+                        for i, entry in enumerate(group)
+                    ],
+                }
+            )
+        ranking.extend(group)
+        start = end
+    return ranking, lots
 
 
 def _ranking_of(event: Event, ranking_event: Event | None) -> list[int]:
@@ -79,6 +141,7 @@ def create_playoff(
     consolation: bool = False,
     double_elimination: bool = False,
     ranking_event: Event | None = None,
+    confirm_lots: bool = False,
 ) -> Bracket:
     """The playoff of an event: the cut from its qualifying ranking, or a random draw.
 
@@ -87,7 +150,9 @@ def create_playoff(
     ``source="draw"`` (playoff-only and internet-style events) draws the checked-in field into
     round one at random from a stored seed; byes go to the entrants highest in the standings
     of ``ranking_event`` (a named ranking), if given. Options as in
-    :func:`tournaments.pairing.build_bracket`.
+    :func:`tournaments.pairing.build_bracket`. Ties the chain leaves at the cut are settled by
+    a recorded draw of lots, which the TD confirms (``confirm_lots``) when it decides who
+    qualifies (see :func:`_qualifying_seeds`).
     """
     event = locked_event(event)
     if Bracket.objects.filter(event=event).exists():
@@ -123,7 +188,9 @@ def create_playoff(
         bracket.seed = (event.seed * 7_919 + 1) % (2**31)
     try:
         if source == Bracket.Source.QUALIFYING:
-            bracket.seeds, bracket.entrants = _qualifying_seeds(event, qualifiers)
+            bracket.seeds, bracket.entrants, bracket.cut_lots = _qualifying_seeds(
+                event, qualifiers, confirm_lots=confirm_lots
+            )
             pure = pairing.build_bracket(bracket.seeds, **bridge.bracket_options(bracket))
         else:
             players = [e.pk for e in bridge.active_entries(event)]

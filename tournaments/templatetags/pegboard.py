@@ -1,10 +1,13 @@
 """Template filters in the game's own notation."""
 
 from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import selectors
 from tournaments.models import Event
 from tournaments.outcome import format_spread
+from tournaments.services.results import describe_result
 from tournaments.tiebreakers import describe
 
 register = template.Library()
@@ -41,3 +44,60 @@ def chips(value: int | None) -> str:
         return ""
     value = int(value)
     return f"+{value}" if value > 0 else str(value)
+
+
+# What the audit log's action codes say, for the TD.
+AUDIT_ACTIONS = {
+    "entered": gettext_lazy("entered"),
+    "corrected": gettext_lazy("corrected"),
+    "submitted": gettext_lazy("reported by a player"),
+    "confirmed": gettext_lazy("confirmed"),
+    "to_check": gettext_lazy("agreed, to check"),
+    "checked": gettext_lazy("checked at the desk"),
+    "disputed": gettext_lazy("disputed"),
+    "ruled": gettext_lazy("ruled"),
+    "paper_import": gettext_lazy("from a paper card"),
+    "no_show": gettext_lazy("no-show"),
+    "playoff_game": gettext_lazy("playoff game"),
+    "playoff_game_undone": gettext_lazy("playoff game undone"),
+    "playoff_corrected": gettext_lazy("playoff game corrected"),
+    "undone": gettext_lazy("result undone"),
+}
+
+
+@register.filter
+def audit_action(code: str) -> str:
+    """An audit log's action in words (an unknown code as it is, underscores as spaces)."""
+    return str(AUDIT_ACTIONS.get(code, str(code).replace("_", " ")))
+
+
+@register.filter
+def audit_value(value) -> str:
+    """An audit log's old or new value as a sentence: "Ann won, Bob 95", a Stoppa table's
+    nets by name, never a raw dict of ids."""
+    if not value:
+        return ""
+    if not isinstance(value, dict):
+        return str(value)
+    if "nets" in value:
+        nets = value.get("nets") or {}
+        where = _("Session %(session)s, table %(table)s") % {
+            "session": value.get("session", "?"),
+            "table": value.get("table", "?"),
+        }
+        return f"{where}: " + ", ".join(f"{name} {chips(net)}" for name, net in nets.items())
+    if "winner" in value:
+        if value.get("loser") or value.get("forfeit"):
+            sentence = describe_result({"loser": "", "loser_score": ""} | value)
+        else:  # a playoff game's line names only the winner
+            sentence = _("%(winner)s won, loser's score %(loser_score)s") % (
+                {"loser_score": "?"} | value
+            )
+        if "match" in value:
+            prefix = _("Match %(match)s, game %(game)s") % {
+                "match": value["match"],
+                "game": value.get("game", "?"),
+            }
+            return f"{prefix}: {sentence}"
+        return sentence
+    return ", ".join(f"{key}: {item}" for key, item in value.items())

@@ -1,0 +1,51 @@
+"""``manage.py import_event <file> [--club <id>]``: rebuild an archived event."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from pegboard.errors import ServiceError
+from results.archive import import_event
+from tournaments.models import Club
+
+
+class Command(BaseCommand):
+    help = (
+        "Import an event archive (pegboard.event-archive) into a club: --club, or the "
+        "archive's club (found by its slug, or created)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="The archive (JSON); - reads standard input.")
+        parser.add_argument("--club", type=int, help="Id of the club to import into.")
+
+    def handle(self, *args, file: str, club: int | None = None, **options):
+        target = None
+        if club is not None:
+            target = Club.objects.filter(pk=club).first()
+            if target is None:
+                raise CommandError(f"No club {club}.")
+        try:
+            if file == "-":
+                import sys
+
+                data = json.load(sys.stdin)
+            else:
+                with open(file, encoding="utf-8-sig") as handle:
+                    data = json.load(handle)
+        except OSError as exc:
+            raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CommandError(f"{file} is not JSON: {exc}.") from None
+        try:
+            event = import_event(data, club=target)
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported '{event.name}' as event {event.pk} of {event.club} "
+                f"({event.entries.count()} players)."
+            )
+        )
