@@ -290,6 +290,11 @@ class PlayoffInput(serializers.Serializer):
     third_place = serializers.BooleanField(default=False)
     consolation = serializers.BooleanField(default=False)
     double_elimination = serializers.BooleanField(default=False)
+    confirm_lots = serializers.BooleanField(
+        default=False,
+        help_text="Confirm a cut whose last places were settled by the draw of lots "
+        "(refused as `cut_tie`, naming the tied players, until confirmed).",
+    )
     ranking_event = serializers.IntegerField(
         min_value=1,
         max_value=MAX_ID,

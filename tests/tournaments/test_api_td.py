@@ -10,9 +10,17 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from results.models import Scorekeeper
-from tests.factories import ClubFactory, EntryFactory, PlayerFactory, UserFactory, event_with_field
+from tests.factories import (
+    ClubFactory,
+    EntryFactory,
+    EventFactory,
+    PlayerFactory,
+    RoundFactory,
+    UserFactory,
+    event_with_field,
+)
 from tournaments import services
-from tournaments.models import AuditEntry, Bracket, Entry, Event, GameResult, Round
+from tournaments.models import AuditEntry, Bracket, Entry, Event, GameResult, Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -438,3 +446,24 @@ def test_a_whole_night_only_through_the_api(td_user, django_capture_on_commit_ca
     assert standings[0]["entry"] == ann
     assert standings[0]["display"].startswith("6/2")  # two skunks: 3 game points each
     assert Round.objects.filter(event_id=event["id"]).count() == 2
+
+
+def test_a_cut_across_a_tie_waits_for_confirm_lots(td, td_user):
+    event = EventFactory(kind=Event.Kind.SANCTIONED, games_planned=1, status=Event.Status.RUNNING)
+    event.club.directors.add(td_user)
+    entries = [EntryFactory(event=event, player__name=n) for n in "ABCDEFGH"]
+    round_ = RoundFactory(event=event, number=1)
+    for i in range(4):  # four winners tie on every tiebreaker: 2 GP, 1 win, +20
+        table = Table.objects.create(
+            round=round_, number=i + 1, seat_a=entries[i + 4], seat_b=entries[i]
+        )
+        services.record_result(event, table=table, winner=entries[i], loser_score=101)
+    field, code, message = errors(
+        td.post(url(event, "playoff/"), {"qualifiers": 2}, format="json")
+    )[0]
+    assert (field, code) == ("confirm_lots", "cut_tie") and "draw of lots" in message
+    response = td.post(
+        url(event, "playoff/"), {"qualifiers": 2, "confirm_lots": True}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    assert set(response.json()["seeds"]) <= {e.pk for e in entries[:4]}
