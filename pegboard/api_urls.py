@@ -2,22 +2,22 @@ from django.urls import path
 
 from games_web import api as games_api
 from games_web import api_stoppa
+from results import api as results_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments import api_stoppa as tournaments_api_stoppa
+from tournaments import api_td
 
 urlpatterns = [
     path("events/", tournaments_api.EventList.as_view(), name="api-events"),
-    path("events/<int:event_id>/", tournaments_api.EventDetail.as_view(), name="api-event"),
+    path("events/<int:event_id>/", api_td.EventDetailTD.as_view(), name="api-event"),
     path(
         "events/<int:event_id>/standings/",
         scoring_api.EventStandings.as_view(),
         name="api-standings",
     ),
-    path(
-        "events/<int:event_id>/entries/", tournaments_api.EventEntries.as_view(), name="api-entries"
-    ),
-    path("events/<int:event_id>/games/", tournaments_api.EventGames.as_view(), name="api-games"),
+    path("events/<int:event_id>/entries/", api_td.EventEntriesTD.as_view(), name="api-entries"),
+    path("events/<int:event_id>/games/", api_td.EventGamesTD.as_view(), name="api-games"),
     path(
         "events/<int:event_id>/games/<int:number>/tables/",
         tournaments_api.GameTables.as_view(),
@@ -29,6 +29,34 @@ urlpatterns = [
     path(
         "events/<int:event_id>/bracket/", tournaments_api.EventBracket.as_view(), name="api-bracket"
     ),
+]
+
+# The TD's API: everything the TD console does (api_td), for the club's own scripts.
+E = "events/<int:event_id>/"
+G = E + "games/<int:number>/"
+N = E + "entries/<int:entry_id>/"
+urlpatterns += [
+    path("clubs/<int:club_id>/events/", api_td.ClubEvents.as_view(), name="api-club-events"),
+    path(E + "settings/", api_td.EventSettings.as_view(), name="api-event-settings"),
+    path(E + "finish/", api_td.FinishEvent.as_view(), name="api-event-finish"),
+    path(E + "reopen/", api_td.ReopenEvent.as_view(), name="api-event-reopen"),
+    path(E + "standings/publish/", api_td.PublishStandings.as_view(), name="api-publish"),
+    path(E + "entries/import/", api_td.ImportEntries.as_view(), name="api-entries-import"),
+    path(E + "entries/check-in-all/", api_td.CheckInAll.as_view(), name="api-check-in-all"),
+    path(N + "check-in/", api_td.CheckInEntry.as_view(), name="api-entry-check-in"),
+    path(N + "check-out/", api_td.CheckOutEntry.as_view(), name="api-entry-check-out"),
+    path(N + "withdraw/", api_td.WithdrawEntry.as_view(), name="api-entry-withdraw"),
+    path(N + "reinstate/", api_td.ReinstateEntry.as_view(), name="api-entry-reinstate"),
+    path(G, api_td.GameDetail.as_view(), name="api-game"),
+    path(G + "redraw/", api_td.RedrawGame.as_view(), name="api-game-redraw"),
+    path(G + "release/", api_td.ReleaseGame.as_view(), name="api-game-release"),
+    path(G + "swap/", api_td.SwapSeats.as_view(), name="api-game-swap"),
+    path(E + "results/correct/", results_api.CorrectionView.as_view(), name="api-result-correct"),
+    path(E + "results/check/", results_api.CheckView.as_view(), name="api-result-check"),
+    path(E + "results/undo/", api_td.UndoLastResult.as_view(), name="api-result-undo"),
+    path(E + "playoff/", api_td.CreatePlayoff.as_view(), name="api-playoff"),
+    path(E + "playoff/games/", api_td.PlayoffGames.as_view(), name="api-playoff-games"),
+    path(E + "playoff/games/undo/", api_td.UndoPlayoffGame.as_view(), name="api-playoff-undo"),
 ]
 
 urlpatterns += [

@@ -338,6 +338,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EventKindEnum": "tournaments.models.Event.Kind",
         "ResultKindEnum": "tournaments.models.GameResult.Kind",
+        "BracketSourceEnum": "tournaments.models.Bracket.Source",
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "PlayerStatusEnum": "tournaments.models.Player.Status",
+        "GameStatusEnum": "tournaments.models.Round.Status",
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",
         "ServerErrorEnum": "drf_standardized_errors.openapi_serializers.ServerErrorEnum.choices",

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
+from drf_standardized_errors.openapi_serializers import ErrorResponse403Serializer
 from rest_framework import permissions, serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.authentication import (
+    BasicAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
+from rest_framework.exceptions import NotFound, PermissionDenied, Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
+from tournaments.api import ResultSerializer
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
-from tournaments.models import Table
+from tournaments.models import GameResult, Table
 
 from . import selectors, services
 
@@ -213,3 +220,97 @@ class RulingView(APIView):
             "winner_points": result.winner_points,
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class CorrectionInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, help_text="Game number.")
+    table = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
+    winner = serializers.IntegerField(
+        min_value=-MAX_ID, max_value=MAX_ID, help_text="Entry id of the winner."
+    )
+    loser_score = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-MAX_SCORE, max_value=MAX_SCORE
+    )
+    forfeit = serializers.BooleanField(default=False)
+    reason = serializers.CharField(max_length=300, help_text="Why (kept in the audit log).")
+
+
+class CorrectionView(APIView):
+    """The TD's correction of a recorded result, with a reason (as at the results desk)."""
+
+    # A token first: without credentials the answer is 401 (``WWW-Authenticate: Token``).
+    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Correct a recorded result",
+        description="The event's TD only (a scorekeeper checks and rules, but does not "
+        "correct: 403). The old and the new result are audited with the reason. 400: "
+        "refused, with the reason; 404: not the club's TD or scorekeeper.",
+        request=CorrectionInput,
+        responses={200: ResultSerializer, 403: ErrorResponse403Serializer},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        from django.http import Http404
+
+        try:
+            event, role = selectors.results_role(request.user, event_id)
+        except Http404:
+            raise NotFound("No such event.") from None
+        if role != "td":
+            raise PermissionDenied(_("Only the event's tournament director corrects a result."))
+        data = CorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            table = _table(event.pk, v["game"], v["table"])
+            result = services.correct(
+                event,
+                table=table,
+                user=request.user,
+                winner=v["winner"],
+                loser_score=v.get("loser_score"),
+                forfeit=v["forfeit"],
+                reason=v["reason"],
+            )
+        except ServiceError as exc:
+            _raise(exc)
+        result = GameResult.objects.select_related("table__round").get(pk=result.pk)
+        return Response(ResultSerializer(result).data)
+
+
+class CheckInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, help_text="Game number.")
+    table = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
+
+
+class CheckView(APIView):
+    """The desk's check of two agreeing reports (events that check at the desk)."""
+
+    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Check two agreeing reports and confirm the result",
+        description="The event's TD or a scorekeeper of its club. 400: nothing to check, "
+        "with the reason; 401: not signed in; 404: neither TD nor scorekeeper of the club.",
+        request=CheckInput,
+        responses={201: ResultSerializer},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        from django.http import Http404
+
+        try:
+            event, _role = selectors.results_role(request.user, event_id)
+        except Http404:
+            raise NotFound("No such event.") from None
+        data = CheckInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            table = _table(event.pk, v["game"], v["table"])
+            result = services.check_agreed(event, table=table, user=request.user)
+        except ServiceError as exc:
+            _raise(exc)
+        result = GameResult.objects.select_related("table__round").get(pk=result.pk)
+        return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)

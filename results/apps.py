@@ -8,9 +8,14 @@ class ResultsConfig(AppConfig):
 
     def ready(self) -> None:
         # The TD's pages (in tournaments, below this app) show the desk's badge and table
-        # marks through a provider registered here; tournaments never imports results.
+        # marks through a provider registered here; and tournaments announces a result taken
+        # back (an undo), whose reports must stop counting. Tournaments never imports results.
         from tournaments import hooks
 
         from . import selectors
+        from .services.reports import on_result_removed
 
         hooks.register_desk_provider(selectors.desk_marks)
+        hooks.result_removed_signal.connect(
+            on_result_removed, dispatch_uid="results.supersede_reports"
+        )

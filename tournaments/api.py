@@ -12,6 +12,11 @@ from django_filters import rest_framework as drf_filters
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, permissions, serializers, status
+from rest_framework.authentication import (
+    BasicAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -192,9 +197,13 @@ class EventScopedList(generics.ListAPIView):
     filter_backends: list = []
 
     def event(self) -> Event:
-        """The public event of the URL, read once per request."""
+        """The public event of the URL, read once per request; the club's TD also reads a
+        draft event's lists (their scripts set it up before it goes public)."""
         if not hasattr(self, "_event"):
-            self._event = selectors.public_event(self.kwargs["event_id"])
+            try:
+                self._event = selectors.public_event(self.kwargs["event_id"])
+            except Http404:
+                self._event = selectors.directed_event(self.request.user, self.kwargs["event_id"])
         return self._event
 
 
@@ -284,6 +293,9 @@ class EventResults(EventScopedList):
     serializer_class = ResultSerializer
     cursor_ordering = ("game_number", "table_id")
     queryset = GameResult.objects.none()
+    # A token first: a script without credentials is answered 401 (``WWW-Authenticate:
+    # Token``), not the session's 403.
+    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
 
     def get_permissions(self) -> list[permissions.BasePermission]:
         # Per method, so that the schema documents each one's errors as they really are.

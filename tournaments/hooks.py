@@ -35,6 +35,17 @@ def results_changed(event_id: int) -> None:
     results_changed_signal.send(sender=results_changed, event_id=event_id)
 
 
+# Sent with ``event_id`` and ``table_id`` inside the transaction that took back the table's
+# result (an undo): what the apps above keep of that result (the reports that confirmed it)
+# must no longer count.
+result_removed_signal = Signal()
+
+
+def result_removed(event_id: int, table_id: int) -> None:
+    """Announce that the result of ``table_id`` was taken back (the table is open again)."""
+    result_removed_signal.send(sender=result_removed, event_id=event_id, table_id=table_id)
+
+
 # Sent with ``kept_id`` and ``merged_id`` inside the merge's transaction, before the merged
 # player is deleted: what the apps above keep per player (season ledgers) must follow.
 players_merged_signal = Signal()

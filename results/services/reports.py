@@ -155,7 +155,11 @@ def submit(
         .order_by("-created_at", "-pk")
         .first()
     )
-    if latest_mine is not None and latest_mine.same_outcome(mine):
+    if (
+        latest_mine is not None
+        and latest_mine.status != Submission.Status.SUPERSEDED
+        and latest_mine.same_outcome(mine)
+    ):
         # A double tap or a retry after a timeout: the stored version stands.
         return SubmitOutcome(latest_mine, "duplicate")
     if latest_mine is not None:
@@ -250,3 +254,13 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
         "name": entry.player.name
     }
     return _open_dispute(entry.event, locked, versions, reason=reason)
+
+
+def on_result_removed(sender, *, event_id: int, table_id: int, **kwargs) -> None:
+    """A table's result was taken back (an undo): every version reported for it is
+    superseded, so the players report the game afresh (a report of the same result again is
+    a new report, not a double tap) and a dispute can be raised again. Versions are never
+    deleted; the audit log keeps the undo."""
+    Submission.objects.filter(table_id=table_id).exclude(
+        status=Submission.Status.SUPERSEDED
+    ).update(status=Submission.Status.SUPERSEDED)

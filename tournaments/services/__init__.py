@@ -7,6 +7,7 @@ Each either changes everything it says or nothing, and raises
   forbidden pairs
 - ``draws``: drawing, redrawing and releasing games; swapping seats
 - ``results``: the result of a two-player table (the one path every result takes)
+- ``undo``: reinstating a withdrawn player, re-opening an event, undoing the last result
 - ``playoffs``: the cut, the bracket's games, the consolation event
 - ``events``: creating an event, its settings, format, ranking chain, publication and finish;
   match-point formats
@@ -57,8 +58,10 @@ from .playoffs import (
     undo_playoff_game,
 )
 from .results import record_no_show, record_result
+from .undo import UndoneResult, reinstate_entry, reopen_event, undo_last_result
 
 __all__ = [
+    "UndoneResult",
     "acting_user",
     "actor_name",
     "add_director",
@@ -84,10 +87,12 @@ __all__ = [
     "record_result",
     "redraw_game",
     "register_player",
+    "reinstate_entry",
     "release_game",
     "remove_director",
     "remove_forbidden_pair",
     "rename_player",
+    "reopen_event",
     "set_checked_in",
     "set_club_chain",
     "set_club_defaults",
@@ -97,6 +102,7 @@ __all__ = [
     "settings_locks",
     "shared_event_lock",
     "swap_seats",
+    "undo_last_result",
     "undo_playoff_game",
     "update_club",
     "update_event_settings",
