@@ -503,3 +503,26 @@ def cut_lots(bracket: Bracket) -> list[dict]:
         }
         for draw in bracket.cut_lots
     ]
+
+
+def last_result(event: Event) -> GameResult | None:
+    """The result :func:`tournaments.services.undo_last_result` would take back: the one
+    recorded last in the latest game that has results (a bye's scoring is not one), with its
+    table and players; None when there is none."""
+    latest = (
+        GameResult.objects.filter(table__round__event=event)
+        .exclude(kind=GameResult.Kind.BYE)
+        .order_by("-table__round__number")
+        .values_list("table__round__number", flat=True)
+        .first()
+    )
+    if latest is None:
+        return None
+    return (
+        GameResult.objects.filter(table__round__event=event, table__round__number=latest)
+        .exclude(kind=GameResult.Kind.BYE)
+        .select_related("table__round", "table__seat_a__player", "table__seat_b__player")
+        .select_related("winner__player")
+        .order_by("-entered_at", "-pk")
+        .first()
+    )

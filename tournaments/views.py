@@ -23,6 +23,7 @@ from .forms import (
     RosterImportForm,
     SwapForm,
 )
+from .services.results import describe_result
 
 
 @require_GET
@@ -141,6 +142,48 @@ def td_finish(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def td_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Take a finished event back to running (a late correction, one more game)."""
+    return _td_action(
+        request,
+        event_id,
+        services.reopen_event,
+        _("The event is running again: the standings are provisional until you finish it."),
+    )
+
+
+@login_required
+@require_POST
+def td_undo_result(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Take back the last result recorded (with an optional reason); its table is open."""
+    event = selectors.directed_event(request.user, event_id)
+    reason = request.POST.get("reason", "").strip()[:300]
+    try:
+        undone = services.undo_last_result(event, user=request.user, reason=reason)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("td-event", event_id=event.pk)
+    table = undone.table
+    messages.success(
+        request,
+        _("Undone: game %(game)s, table %(table)s (%(result)s). The table is open again.")
+        % {
+            "game": table.round.number,
+            "table": table.number,
+            "result": describe_result(undone.old),
+        },
+    )
+    if undone.draft_removed:
+        messages.info(
+            request,
+            _("The draft of game %(n)s was drawn on that result: it is gone; draw it again.")
+            % {"n": undone.draft_removed},
+        )
+    return redirect("td-game", event_id=event.pk, number=table.round.number)
+
+
+@login_required
+@require_POST
 def td_publish(request: HttpRequest, event_id: int) -> HttpResponse:
     """Publish or hide the standings."""
     publish = request.POST.get("publish") == "1"
@@ -237,9 +280,16 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
                 entry = services.set_checked_in(entry, False)
             case "withdraw":
                 entry = services.withdraw_entry(entry)
+            case "reinstate":
+                entry = services.reinstate_entry(entry)
             case other:
-                messages.error(request, _("Unknown action: %(action)s") % {"action": other})
+                raise ServiceError(
+                    "unknown_action", _("Unknown action: %(action)s") % {"action": other}
+                )
     except ServiceError as exc:
+        if request.htmx:  # the row says why, where the TD is looking
+            context = {"event": event, "entry": entry, "row_error": exc.message}
+            return render(request, "tournaments/td_event.html#entry-row", context, status=400)
         messages.error(request, exc.message)
     if request.htmx:
         return render(
@@ -332,6 +382,7 @@ def _game_context(event, round_, cards, swap_form=None) -> dict:
         "cards": cards,
         "can_redraw": selectors.can_redraw(event, round_, tables),
         "desk": desk,
+        "last_result": selectors.last_result(event),
         "seated": seated,
         "swap_form": swap_form or SwapForm(),
     }
