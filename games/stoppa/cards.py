@@ -220,7 +220,7 @@ def parse_cards(
         raise StoppaError(
             "bad_card",
             f"{len(cards)} characters is far too long for a hand",
-            params={"count": len(cards)},
+            params={"length": len(cards)},
         )
     if isinstance(cards, str):
         if "," in cards or ";" in cards:

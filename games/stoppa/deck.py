@@ -59,7 +59,10 @@ class DeckInfo:
                 "card_not_in_deck",
                 f"card {card} is not in the deck in use: {why}",
                 where,
-                params={"card": card, "why": why},
+                params={
+                    "card": card,
+                    "reason": "six_players" if self.players == 6 else "removed_king",
+                },
             )
 
     def to_dict(self) -> dict[str, Any]:

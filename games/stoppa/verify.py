@@ -248,11 +248,18 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
     checks: list[Check] = []
     errors: list[Issue] = []
 
-    def compare(item: str, claimed: Any, actual: Any, code: str, what: str) -> None:
+    def compare(
+        item: str,
+        claimed: Any,
+        actual: Any,
+        code: str,
+        what: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         ok = claimed == actual
         checks.append(Check(item, claimed, actual, ok))
         if not ok:
-            params = {"claimed": claimed, "actual": actual}
+            params = {**(extra or {}), "claimed": claimed, "actual": actual}
             message = f"{what}: claimed {claimed!r}, actually {actual!r}"
             errors.append(Issue(code, message, item, params))
 
@@ -265,6 +272,7 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
                 r.winner,
                 "winner_mismatch",
                 f"punto piccolo {i + 1} winner ({_why(r.decided_by)})",
+                {"contest": "piccolo", "iteration": i + 1, "decided_by": r.decided_by},
             )
     if "winner" in data["grosso"]:
         r = settled.grosso
@@ -274,6 +282,7 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
             r.winner,
             "winner_mismatch",
             f"punto grosso winner ({_why(r.decided_by)})",
+            {"contest": "grosso", "decided_by": r.decided_by},
         )
     stop = data.get("stop")
     if isinstance(stop, Mapping):
@@ -315,7 +324,9 @@ def _compare_map(
 ) -> None:
     for p in list(actual) + sorted(set(claimed) - set(actual)):
         if p in claimed or actual.get(p, 0) != 0:
-            compare(f"{item}.{p}", claimed.get(p, 0), actual.get(p), code, f"{what} {p}")
+            compare(
+                f"{item}.{p}", claimed.get(p, 0), actual.get(p), code, f"{what} {p}", {"player": p}
+            )
 
 
 def _why(decided_by: str) -> str:
