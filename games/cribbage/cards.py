@@ -61,7 +61,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_rank": "a card rank outside 1..13 (params: rank)",
     "bad_suit": "a card suit other than S H D C (params: suit)",
     "bad_cards": "cards that are neither text nor a list (params: text)",
-    "duplicate_card": "a card given twice (params: card, what: hand, crib, pile, cards)",
+    "duplicate_card": "a card given twice (params: card, what: hand and starter, pile...)",
     "wrong_count": "a hand or crib not of 4 cards, a starter not of 1 (params: what, count)",
     "empty_pile": "a pegging pile with no card",
     "pile_over_31": "a pegging pile whose count passes 31 (params: count, card)",
@@ -198,8 +198,8 @@ def parse_cards(cards: str | Card | Iterable[str | Card]) -> list[Card]:
 
 
 def check_distinct(cards: Iterable[Card], what: str = "cards") -> None:
-    """Raise `CardError` naming the first card that appears twice (`what`: a stable word,
-    `hand`, `crib`, `pile` or `cards`, passed on in the params for translation)."""
+    """Raise `CardError` naming the first card that appears twice (`what`: stable words,
+    `hand and starter`, `crib and starter`, `pile` or `cards`, passed on in the params)."""
     seen: set[int] = set()
     for card in cards:
         if card.index in seen:
