@@ -252,3 +252,30 @@ def test_stoppa_api_detail_is_translated_and_the_code_stable(api) -> None:
             assert error["detail"] == stoppa_messages.describe(
                 "duplicate_card", {"card": "3c", "other": "A", "player": "B"}
             )
+
+
+def test_report_items_of_the_apis_carry_a_translated_detail(api) -> None:
+    record = {
+        "players": ["Ann", "Bob"],
+        "deals": [
+            {
+                "dealer": 0,
+                "hands": [["5H", "5C", "5S", "JD"], ["2C", "3C", "4D", "9S"]],
+                "crib": ["KH", "QS", "7D", "AC"],
+                "starter": "5H",
+            }
+        ],
+    }
+    game = api.post("/api/v1/cribbage/game", record, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    problem = game.json()["problems"][0]
+    assert (problem["code"], problem["params"]) == ("card_twice", {"card": "5H"})
+    assert problem["detail"] == "5H is used twice in this deal."
+    deal = api.post(
+        "/api/v1/stoppa/deal", {"players": ["A"]}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    error = deal.json()["errors"][0]
+    with override("en"):
+        assert error["detail"] == stoppa_messages.describe(
+            error["code"], error["params"], error["message"]
+        )
+    assert "%(" not in error["detail"]
