@@ -1,7 +1,8 @@
 """REST API of the cribbage engine: score a hand, a pegging pile, a claim, a whole game.
 
-Bad cards are HTTP 400 with the engine's message (it names the bad token) and the code
-``bad_card``; a whole-game record always gets a report (problems are in it, not an error).
+Bad cards are HTTP 400 with the engine's stable code (``bad_card``, ``duplicate_card``,
+``wrong_count``, ``pile_over_31``...) and its message in the user's language (it names the bad
+token); a whole-game record always gets a report (problems are in it, not an error).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from games.cribbage import (
     CLAIM_KINDS,
     GAME_RECORD_SCHEMA,
     CardError,
+    CribbageError,
     check_claim,
     parse_card,
     parse_cards,
@@ -28,6 +30,7 @@ from games.cribbage import (
     verify_game,
 )
 from pegboard.drf import AnonRateThrottle
+from pegboard.engine_messages.cribbage import describe_error, problem_text
 
 CARDS_SCHEMA = {
     "oneOf": [
@@ -52,9 +55,10 @@ class CardsField(serializers.Field):
         return value
 
 
-def card_error(field: str | None, exc: CardError) -> ValidationError:
-    """A 400 for a bad card, on ``field`` (the message names the bad token)."""
-    detail = ErrorDetail(str(exc), code="bad_card")
+def card_error(field: str | None, exc: CribbageError) -> ValidationError:
+    """A 400 for a bad card, on ``field``: the engine's code, its message in the user's language
+    (it names the bad token)."""
+    detail = ErrorDetail(describe_error(exc), code=exc.code)
     return ValidationError({field: [detail]} if field else [detail])
 
 
@@ -223,8 +227,8 @@ class ClaimCheckView(CribbageView):
                 crib=values["crib"],
                 last=values["last"],
             )
-        except (CardError, ValueError) as exc:
-            raise ValidationError([ErrorDetail(str(exc), code="bad_claim")]) from None
+        except CribbageError as exc:
+            raise card_error(None, exc) from None
         return Response(check.to_dict())
 
 
@@ -241,4 +245,8 @@ class GameVerifyView(CribbageView):
         },
     )
     def post(self, request: Request) -> Response:
-        return Response(verify_game(request.data).to_dict())
+        report = verify_game(request.data).to_dict()
+        for problem in report["problems"]:
+            # the engine's message stays (English, for logs); detail is the user's language
+            problem["detail"] = problem_text(problem)
+        return Response(report)

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.cribbage import CardError, HandScore, PlayScore, score_hand, score_play
+from pegboard.engine_messages.cribbage import describe_error
 
 
 class HandForm(forms.Form):
@@ -25,7 +26,8 @@ class HandForm(forms.Form):
     crib = forms.BooleanField(label=_("This is the crib"), required=False)
 
     def score(self) -> HandScore | None:
-        """The scored hand, or None with the engine's message as a form error."""
+        """The scored hand, or None with the engine's error, in the user's language, as a form
+        error."""
         if not self.is_valid():
             return None
         try:
@@ -35,7 +37,7 @@ class HandForm(forms.Form):
                 crib=self.cleaned_data["crib"],
             )
         except CardError as exc:
-            self.add_error(None, str(exc))
+            self.add_error(None, forms.ValidationError(describe_error(exc), code=exc.code))
             return None
 
 
@@ -51,11 +53,12 @@ class PlayForm(forms.Form):
     last = forms.BooleanField(label=_("Last card of the play (or a go)"), required=False)
 
     def score(self) -> PlayScore | None:
-        """The points of the last card, or None with the engine's message as a form error."""
+        """The points of the last card, or None with the engine's error (in the user's
+        language) as a form error."""
         if not self.is_valid():
             return None
         try:
             return score_play(self.cleaned_data["pile"], last=self.cleaned_data["last"])
         except CardError as exc:
-            self.add_error(None, str(exc))
+            self.add_error(None, forms.ValidationError(describe_error(exc), code=exc.code))
             return None

@@ -7,7 +7,16 @@ play counts 15 and 31 (2), pairs and runs, and the go or last card (1); a game i
 The record format for `verify_game` is in README.md beside this file.
 """
 
-from .cards import DECK, SUITS, Card, CardError, parse_card, parse_cards
+from .cards import (
+    DECK,
+    ERROR_CODES,
+    SUITS,
+    Card,
+    CardError,
+    CribbageError,
+    parse_card,
+    parse_cards,
+)
 from .claim import CLAIM_KINDS, ClaimCheck, check_claim
 from .fast import hand_total, score_tables
 from .game import PROBLEM_CODES, GameEvent, GameReport, Loser, Problem, verify_game
@@ -21,6 +30,7 @@ from .simulate import simulate_game
 __all__ = [
     "CLAIM_KINDS",
     "DECK",
+    "ERROR_CODES",
     "GAME_RECORD_SCHEMA",
     "PROBLEM_CODES",
     "SKUNK_LINES",
@@ -30,6 +40,7 @@ __all__ = [
     "Card",
     "CardError",
     "ClaimCheck",
+    "CribbageError",
     "GameEvent",
     "GameReport",
     "HandScore",
