@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # |intcomma: 1,234 / 1.234 by the page's language
     "rest_framework",
     "rest_framework.authtoken",  # TDs' tokens for rulings from scripts and devices
     "drf_spectacular",
