@@ -3,16 +3,21 @@ axe-core with the picker open and with the result shown."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from results import services as result_services
 from tests.e2e.conftest import PHONE
+from tests.e2e.night import club_night, log_in, played_tables
 from tests.e2e.test_record_form import pick
 
 pytestmark = pytest.mark.e2e
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "games" / "cribbage" / "example_game.json"
 DEALT = ["5H", "5D", "JS", "6C", "4H", "KD"]
 
 
@@ -41,3 +46,23 @@ def test_advisor_with_the_card_picker_on_a_phone(open_page: Callable[[], Page], 
     expect(items.first).to_contain_text("hand 15.96 (from 12 to 24; 12 or more: 100%)")
     expect(items.first).to_contain_text("19.93")
     checks.a11y(page, "advisor: result")
+
+
+def test_review_on_the_players_page_and_the_desk(open_page: Callable[[], Page], checks):
+    event = club_night(4)
+    table = played_tables(event)[0]
+    record = json.loads(EXAMPLE.read_text())
+    record["players"] = [table.seat_a.player.name, table.seat_b.player.name]
+    record.pop("result", None)
+    key = result_services.key_for(table.seat_a).key
+    # the live server's database commits: the review task runs (eagerly) on commit
+    result_services.submit(key, table=table, winner=table.seat_b, loser_score=59, record=record)
+    page = open_page()
+    page.goto(f"/k/{key}/")
+    review = page.get_by_role("region", name="Your discards")
+    expect(review).to_contain_text("33.68 points given away over 7 discards (0 best).")
+    checks.a11y(page, "player's page with the discard review")
+    log_in(page, f"/td/events/{event.pk}/results/")
+    expect(page.get_by_role("heading", name="Missed points at the discard")).to_be_visible()
+    expect(page.locator("#missed-points + p + table")).to_contain_text("33.68")
+    checks.a11y(page, "desk with the missed points")
