@@ -385,7 +385,7 @@ def advise_by_enumeration(
     """The same advice by plain enumeration: `score_hand` on every kept hand with every starter
     and on every crib with every set of the others' cards and every starter.
 
-    The reference for the tests and the baseline of `bench/cribbage_advisor.py`: about 3-4 s
+    The reference for the tests and the baseline of `bench/cribbage_advisor.py`: about 2 s
     for a 6-card deal (683,100 crib scorings).
     """
     hand, others, unseen, k = _check(dealt, seen, players)
