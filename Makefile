@@ -6,6 +6,8 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
+MAKEMESSAGES_IGNORE := --ignore=.venv --ignore=bench --ignore=tests --ignore=var --ignore=staticfiles --ignore=build
+
 .PHONY: install run test worker beat serve lint format typecheck schema bench bench-load messages clean
 
 $(STAMP): pyproject.toml
@@ -14,16 +16,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The it/de/ro catalogues, compiled whenever a .po is newer than its .mo (the .mo files are
+# not committed).
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/django.po)
+CATALOGUES_MO := $(CATALOGUES:.po=.mo)
+$(CATALOGUES_MO): $(CATALOGUES) $(STAMP)
+	$(BIN)/python manage.py compile_catalogues
+
+install: $(STAMP) $(CATALOGUES_MO)
 
 ## run: migrate, load the demo club night and serve on http://127.0.0.1:8000 (SQLite, eager Celery)
-run: $(STAMP)
+run: $(STAMP) $(CATALOGUES_MO)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: the whole suite (PostgreSQL when DATABASE_URL is set, else SQLite)
-test: $(STAMP)
+test: $(STAMP) $(CATALOGUES_MO)
 	$(BIN)/python -m pytest
 
 ## worker: a Celery worker on every queue (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0;
@@ -38,7 +47,7 @@ beat: $(STAMP)
 	$(BIN)/celery -A pegboard beat --loglevel INFO --schedule var/celerybeat-schedule
 
 ## serve: production shape (set DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=0)
-serve: $(STAMP)
+serve: $(STAMP) $(CATALOGUES_MO)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput
 	$(BIN)/gunicorn pegboard.wsgi --bind $(HOST):$(PORT) --workers 3
@@ -75,8 +84,10 @@ bench-load: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/load.py $(BENCH_LOAD_ARGS)
 
+## messages: regenerate the catalogues from the source (new strings to translate) and compile
 messages: $(STAMP)
-	$(BIN)/python manage.py compilemessages
+	$(BIN)/python manage.py makemessages -l it -l de -l ro --no-location $(MAKEMESSAGES_IGNORE)
+	$(BIN)/python manage.py compile_catalogues
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

@@ -1,7 +1,8 @@
 """REST API of the cribbage engine: score a hand, a pegging pile, a claim, a whole game.
 
-Bad cards are HTTP 400 with the engine's message (it names the bad token) and the code
-``bad_card``; a whole-game record always gets a report (problems are in it, not an error).
+Bad cards are HTTP 400 with the engine's stable code (``bad_card``, ``duplicate_card``,
+``wrong_count``, ``pile_over_31``...) and its message in the user's language (it names the bad
+token); a whole-game record always gets a report (problems are in it, not an error).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from games.cribbage import (
     GAME_RECORD_SCHEMA,
     AdviceError,
     CardError,
+    CribbageError,
     advise_discard,
     check_claim,
     parse_card,
@@ -30,6 +32,7 @@ from games.cribbage import (
     verify_game,
 )
 from pegboard.drf import AnonRateThrottle
+from pegboard.engine_messages.cribbage import describe_error, problem_text
 
 CARDS_SCHEMA = {
     "oneOf": [
@@ -54,9 +57,10 @@ class CardsField(serializers.Field):
         return value
 
 
-def card_error(field: str | None, exc: CardError) -> ValidationError:
-    """A 400 for a bad card, on ``field`` (the message names the bad token)."""
-    detail = ErrorDetail(str(exc), code="bad_card")
+def card_error(field: str | None, exc: CribbageError) -> ValidationError:
+    """A 400 for a bad card, on ``field``: the engine's code, its message in the user's language
+    (it names the bad token)."""
+    detail = ErrorDetail(describe_error(exc), code=exc.code)
     return ValidationError({field: [detail]} if field else [detail])
 
 
@@ -225,8 +229,8 @@ class ClaimCheckView(CribbageView):
                 crib=values["crib"],
                 last=values["last"],
             )
-        except (CardError, ValueError) as exc:
-            raise ValidationError([ErrorDetail(str(exc), code="bad_claim")]) from None
+        except CribbageError as exc:
+            raise card_error(None, exc) from None
         return Response(check.to_dict())
 
 
@@ -243,7 +247,11 @@ class GameVerifyView(CribbageView):
         },
     )
     def post(self, request: Request) -> Response:
-        return Response(verify_game(request.data).to_dict())
+        report = verify_game(request.data).to_dict()
+        for problem in report["problems"]:
+            # the engine's message stays (English, for logs); detail is the user's language
+            problem["detail"] = problem_text(problem)
+        return Response(report)
 
 
 class DiscardIn(serializers.Serializer):
@@ -300,8 +308,9 @@ class DiscardOut(serializers.Serializer):
 class DiscardAdviceView(CribbageView):
     """Rank every discard by expected points, exactly, uniform over the unseen cards.
 
-    Errors are HTTP 400 with the engine's stable code: ``bad_card``, ``wrong_deal_size``,
-    ``card_twice``, ``too_many_seen`` (``bad_players`` cannot pass the input check).
+    Errors are HTTP 400 with the engine's stable code and the message in the user's language:
+    ``bad_card``, ``wrong_count`` (not 6 or 5 cards dealt), ``duplicate_card``,
+    ``too_many_seen`` (on ``seen``); ``players`` other than 2-4 fails the input check.
     """
 
     @extend_schema(
@@ -323,6 +332,7 @@ class DiscardAdviceView(CribbageView):
                 seen=values["seen"],
             )
         except AdviceError as exc:
-            field = "seen" if exc.code == "too_many_seen" else "dealt"
-            raise ValidationError({field: [ErrorDetail(exc.message, code=exc.code)]}) from None
+            where = exc.params.get("what")
+            field = "seen" if exc.code == "too_many_seen" or where == "seen" else "dealt"
+            raise card_error(field, exc) from None
         return Response(advice.to_dict())

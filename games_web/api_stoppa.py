@@ -29,13 +29,23 @@ from games.stoppa import (
 )
 from games.stoppa.checker import compare_contest, engine_attr, run_stop
 from games_web.api import CardsField, CribbageView, openapi_schema
+from pegboard.engine_messages.stoppa import describe, describe_error
 
 
 def stoppa_error(exc: StoppaError, default_attr: str | None = None) -> ValidationError:
-    """A 400 with the engine's code, its message, and ``attr`` naming the input field."""
-    detail = ErrorDetail(exc.message, code=exc.code)
+    """A 400 with the engine's code, its message in the user's language, and ``attr`` naming
+    the input field."""
+    detail = ErrorDetail(describe_error(exc), code=exc.code)
     attr = engine_attr(exc.where) or default_attr
     return ValidationError({attr: [detail]} if attr else [detail])
+
+
+def with_details(issues: list[dict]) -> list[dict]:
+    """Report items (``Issue.to_dict()``) with ``detail``: the message in the user's language
+    (``message`` stays the engine's English, for logs)."""
+    for issue in issues:
+        issue["detail"] = describe(issue["code"], issue.get("params"), issue["message"])
+    return issues
 
 
 # --------------------------------------------------------------------------- serializers
@@ -144,8 +154,10 @@ class StoppaPlayOut(serializers.Serializer):
 
 class StoppaIssueOut(serializers.Serializer):
     code = serializers.CharField()
-    message = serializers.CharField()
+    message = serializers.CharField(help_text="The engine's message, in English.")
     where = serializers.CharField()
+    params = serializers.DictField(help_text="The values the message names (card, player...).")
+    detail = serializers.CharField(help_text="The message in the user's language.")
 
 
 class StoppaStopOut(serializers.Serializer):
@@ -228,8 +240,10 @@ _ISSUE = {
     "type": "object",
     "properties": {
         "code": {"type": "string"},
-        "message": {"type": "string"},
+        "message": {"type": "string", "description": "The engine's message, in English."},
         "where": {"type": "string"},
+        "params": {"type": "object", "description": "The values the message names."},
+        "detail": {"type": "string", "description": "The message in the user's language."},
     },
 }
 DEAL_REPORT_SCHEMA = {
@@ -347,6 +361,7 @@ class StopView(StoppaView):
             )
         except StoppaError as exc:
             raise stoppa_error(exc) from None
+        with_details(result["warnings"])
         return Response(result)
 
 
@@ -433,4 +448,7 @@ class DealVerifyView(StoppaView):
         responses={200: DEAL_REPORT_SCHEMA},
     )
     def post(self, request: Request) -> Response:
-        return Response(verify_deal(request.data).to_dict())
+        report = verify_deal(request.data).to_dict()
+        with_details(report["errors"])
+        with_details(report["warnings"])
+        return Response(report)

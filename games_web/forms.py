@@ -17,6 +17,7 @@ from games.cribbage import (
     score_hand,
     score_play,
 )
+from pegboard.engine_messages.cribbage import describe_error
 
 
 class HandForm(forms.Form):
@@ -36,7 +37,8 @@ class HandForm(forms.Form):
     crib = forms.BooleanField(label=_("This is the crib"), required=False)
 
     def score(self) -> HandScore | None:
-        """The scored hand, or None with the engine's message as a form error."""
+        """The scored hand, or None with the engine's error, in the user's language, as a form
+        error."""
         if not self.is_valid():
             return None
         try:
@@ -46,7 +48,7 @@ class HandForm(forms.Form):
                 crib=self.cleaned_data["crib"],
             )
         except CardError as exc:
-            self.add_error(None, str(exc))
+            self.add_error(None, forms.ValidationError(describe_error(exc), code=exc.code))
             return None
 
 
@@ -62,13 +64,14 @@ class PlayForm(forms.Form):
     last = forms.BooleanField(label=_("Last card of the play (or a go)"), required=False)
 
     def score(self) -> PlayScore | None:
-        """The points of the last card, or None with the engine's message as a form error."""
+        """The points of the last card, or None with the engine's error (in the user's
+        language) as a form error."""
         if not self.is_valid():
             return None
         try:
             return score_play(self.cleaned_data["pile"], last=self.cleaned_data["last"])
         except CardError as exc:
-            self.add_error(None, str(exc))
+            self.add_error(None, forms.ValidationError(describe_error(exc), code=exc.code))
             return None
 
 
@@ -89,25 +92,6 @@ CARD_CHOICES = [("", "—")] + [
 each into a button opening the rank-and-suit picker sheet."""
 
 DEALT_SLOTS = range(1, 7)
-
-ADVICE_MESSAGES = {
-    "bad_card": _("%(card)s is not a card."),
-    "bad_players": _("Choose 2, 3 or 4 players."),
-    "wrong_deal_size": _(
-        "%(players)s players are dealt %(expected)s cards each: you chose %(count)s."
-    ),
-    "card_twice": _("%(card)s is chosen twice."),
-    "too_many_seen": _(
-        "Too many cards seen: the crib and the starter need %(expected)s unseen cards."
-    ),
-}
-"""The advisor's errors in words, by their stable code (games.cribbage.ADVICE_ERROR_CODES)."""
-
-
-def advice_message(exc: AdviceError) -> str:
-    """An advisor error in the user's language, with its card or counts."""
-    params = {"card": "", "count": 0, "expected": 0, "players": 0, **exc.params}
-    return str(ADVICE_MESSAGES.get(exc.code, _("These cards cannot be advised on."))) % params
 
 
 class DiscardForm(forms.Form):
@@ -160,5 +144,6 @@ class DiscardForm(forms.Form):
                 seen=self.cleaned_data["seen"],
             )
         except AdviceError as exc:
-            self.add_error(None, advice_message(exc))
+            field = "seen" if exc.params.get("what") == "seen" else None
+            self.add_error(field, forms.ValidationError(describe_error(exc), code=exc.code))
             return None

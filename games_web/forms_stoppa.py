@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.stoppa import StoppaError
 from games.stoppa.checker import DEFAULT_NAMES, compare_contest, run_stop
+from pegboard.engine_messages.stoppa import describe, describe_error
 
 ROWS = range(1, 7)
 
@@ -90,7 +91,8 @@ class _HandsForm(forms.Form):
         return data
 
     def engine_error(self, exc: StoppaError, rows: list[int]) -> None:
-        """Put the engine's message on the field it names."""
+        """Put the engine's error, in the user's language, on the field it names."""
+        message = describe_error(exc)
         field = None
         match = _HAND_INDEX.match(exc.where or "")
         if match and int(match.group(1)) < len(rows):
@@ -100,11 +102,9 @@ class _HandsForm(forms.Form):
             field = exc.where
         elif _LOG_INDEX.match(exc.where or "") and "log" in self.fields:
             line = int(_LOG_INDEX.match(exc.where).group(1)) + 1
-            self.add_error(
-                "log", _("Play %(n)s: %(message)s") % {"n": line, "message": exc.message}
-            )
+            self.add_error("log", _("Play %(n)s: %(message)s") % {"n": line, "message": message})
             return
-        self.add_error(field, exc.message)
+        self.add_error(field, forms.ValidationError(message, code=exc.code))
 
 
 class ContestForm(_HandsForm):
@@ -215,6 +215,8 @@ class StopForm(_HandsForm):
             return None
         for play in result["plays"]:
             play["kind_text"] = PLAY_KINDS.get(play["kind"], play["kind"])
+        for warning in result["warnings"]:
+            warning["detail"] = describe(warning["code"], warning["params"], warning["message"])
         result["table"] = [
             {"player": p, "left": result["hands_left"][p], "pays": result["payments"].get(p, 0)}
             for p in result["order"]

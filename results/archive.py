@@ -19,6 +19,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import F, Model
 from django.utils import timezone
@@ -83,6 +84,7 @@ EVENT_FIELDS = (
     "standings_published",
     "confirmation",
     "entrants",
+    "language",
     "tiebreakers",
     "table_size",
     "min_table_size",
@@ -740,6 +742,9 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
             data, "confirmation", path, Event.Confirmation.values, Event.Confirmation.OWN_KEYS
         ),
         entrants=check.choice(data, "entrants", path, Event.Entrants.values, Event.Entrants.PLAYED),
+        language=check.choice(
+            data, "language", path, ["", *(code for code, _name in settings.LANGUAGES)], ""
+        ),
         tiebreakers=chain,
         table_size=check.int(data, "table_size", path, low=3, high=6),
         min_table_size=check.int(data, "min_table_size", path, low=3, high=6),

@@ -358,7 +358,7 @@ def problem_message(problem: dict, form: DealForm | None, where: str = "") -> st
     starter = form.cleaned_data.get("starter", "").strip() if form is not None else "x"
     if code == "bad_card" and phase == "starter" and not starter:
         return str(_("Choose the starter card."))
-    params: dict = {"card": _first_card(problem.get("message", "")), "count": 0, "dealer": ""}
+    params: dict = {"card": _card_of(problem), "count": 0, "dealer": ""}
     if form is not None:
         if code == "wrong_hand_size":
             group = {"hands": "theirs" if problem.get("event") == 1 else "mine"}.get(
@@ -378,9 +378,11 @@ def problem_message(problem: dict, form: DealForm | None, where: str = "") -> st
     return str(message) % params
 
 
-def _first_card(message: str) -> str:
-    """The card an engine message starts with (``5H is in ...``), shown with its suit sign."""
-    token = message.split(" ", 1)[0] if message else ""
+def _card_of(problem: dict) -> str:
+    """The card an engine problem names (its ``params``: ``card``, or the ``text`` that is no
+    card), shown with its suit sign."""
+    params = problem.get("params") or {}
+    token = str(params.get("card") or params.get("text") or "")
     try:
         return card_label(str(parse_card(token)))
     except CardError:

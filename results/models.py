@@ -24,6 +24,8 @@ class PlayerKey(models.Model):
     )
     key = models.CharField(_("key"), max_length=64, unique=True, default=new_key, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The language the player picked on their link (?lang=): the link opens in it on any phone.
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True)
 
     class Meta:
         verbose_name = _("player key")
@@ -226,6 +228,8 @@ class PrintJob(ProgressMixin, models.Model):
     pdf = models.BinaryField(_("PDF"), null=True, blank=True, editable=False)
     error = models.CharField(_("error"), max_length=300, blank=True)
     base_url = models.CharField(_("site address"), max_length=200)
+    # The cards' language: the event's, else the language of the TD who asked for them.
+    language = models.CharField(_("language"), max_length=8, blank=True)
     created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 

@@ -4,10 +4,11 @@ and the seating list, as one PDF (WeasyPrint). Built in Celery; progress in a Pr
 from __future__ import annotations
 
 import segno
+from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournaments.models import Round, Table
 
@@ -94,10 +95,16 @@ def table_cards(event, base_url: str) -> list[dict]:
 
 
 def build(job_id: int) -> PrintJob:
-    """Render the event's printables into the job's PDF, reporting progress as it goes."""
+    """Render the event's printables into the job's PDF, reporting progress as it goes, in
+    the job's language (the event's, else the asking TD's)."""
+    job = PrintJob.objects.select_related("event__club").get(pk=job_id)
+    with translation.override(job.language or job.event.language or settings.LANGUAGE_CODE):
+        return _build(job)
+
+
+def _build(job: PrintJob) -> PrintJob:
     import weasyprint
 
-    job = PrintJob.objects.select_related("event__club").get(pk=job_id)
     event = job.event
     try:
         cards = score_cards(event, job.base_url)

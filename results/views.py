@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -35,6 +37,7 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     stops the poll.
     """
     entry = _entry_or_404(key)
+    _player_language(request, entry)
     if request.method == "POST":
         return _player_post(request, key, entry)
     here = selectors.player_table(entry)
@@ -43,6 +46,21 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
             return HttpResponse(status=204)
         return render(request, "results/player.html#live", _player_context(key, entry, here))
     return render(request, "results/player.html", _player_context(key, entry, here))
+
+
+def _player_language(request: HttpRequest, entry) -> None:
+    """The link opens in the language its player picked (``?lang=``, remembered on the key,
+    so any phone shows it), else the visitor's own, else the event's."""
+    asked = request.GET.get("lang", "")
+    if asked in dict(settings.LANGUAGES):
+        services.remember_language(entry, asked)
+        return  # LanguageChoiceMiddleware has switched to it already
+    chosen = entry.key.language or (
+        "" if getattr(request, "language_chosen", False) else entry.event.language
+    )
+    if chosen:
+        translation.activate(chosen)
+        request.LANGUAGE_CODE = chosen
 
 
 def _player_context(key: str, entry, here, **forms) -> dict:
@@ -332,7 +350,9 @@ def print_view(request: HttpRequest, event_id: int) -> HttpResponse:
     event, role = selectors.results_role(request.user, event_id)
     if role != "td":
         raise Http404("No such event.")
-    job = services.request_printables(event, base_url=request.build_absolute_uri("/"))
+    job = services.request_printables(
+        event, base_url=request.build_absolute_uri("/"), language=request.LANGUAGE_CODE
+    )
     return redirect("results-print-job", event_id=event.pk, job_id=job.pk)
 
 

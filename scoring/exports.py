@@ -27,6 +27,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournaments.limits import MAX_NUMBER
 from tournaments.models import (
@@ -160,7 +161,7 @@ def standings_export(event: Event, after_game: int | None = None) -> Export:
     rows = list(standings_for_event(event.pk, after_game))
     chips = bool(rows) and rows[0].chips is not None
     columns = [
-        ("rank", _("Rank")),
+        ("rank", pgettext("standings column", "Rank")),
         ("tied", _("Tied")),
         ("name", _("Name")),
         ("acc_number", _("ACC number")),
@@ -376,7 +377,7 @@ def bracket_export(event: Event) -> Export:
         ("section", _("Section")),
         ("round", _("Round")),
         ("best_of", _("Best of")),
-        ("seed_a", _("Seed")),
+        ("seed_a", pgettext("playoff seed", "Seed")),
         ("player_a", _("Player")),
         ("seed_b", _("Opponent's seed")),
         ("player_b", _("Opponent")),
@@ -451,7 +452,7 @@ def acc_report(season: Season) -> Export:
     29 hands and skunks."""
     ledgers = season.ledgers.select_related("player").order_by("rank", "player__name")
     columns = [
-        ("rank", _("Rank")),
+        ("rank", pgettext("standings column", "Rank")),
         ("name", _("Name")),
         ("acc_number", _("ACC number")),
         ("nights", _("Nights")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from pegboard.errors import ServiceError
@@ -597,6 +598,12 @@ class EventForm(ServiceForm):
             "Who is ranked and counts for the cut; the others are listed apart as no-shows."
         ),
     )
+    language = forms.ChoiceField(
+        label=_("Language of the public pages and printables"),
+        choices=[("", _("Each visitor's own")), *settings.LANGUAGES],
+        required=False,
+        help_text=_("The projector and the printed cards use it; visitors can still pick theirs."),
+    )
     tiebreakers = _ChainField(label=_("Ranking chain"), required=False)
     chain_game = forms.CharField(required=False, widget=forms.HiddenInput)
     seed = forms.IntegerField(
@@ -656,6 +663,7 @@ class EventForm(ServiceForm):
                 "match_point_format": event.match_point_format_id,
                 "confirmation": event.confirmation,
                 "entrants": event.entrants,
+                "language": event.language,
                 "tiebreakers": list(event.ranking_chain),
                 "chain_game": event.game,
                 "seed": event.seed,
@@ -708,6 +716,7 @@ class EventForm(ServiceForm):
         data.pop("chain_game", None)
         data["confirmation"] = data.get("confirmation") or Event.Confirmation.OWN_KEYS
         data["entrants"] = data.get("entrants") or Event.Entrants.PLAYED
+        data["language"] = data.get("language") or ""
         return data
 
     def create(self):

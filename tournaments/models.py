@@ -260,6 +260,17 @@ class Event(models.Model):
         ),
     )
 
+    language = models.CharField(
+        _("language of the public pages and printables"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_(
+            "The projector and the printed cards use it; the public pages start in it, until a "
+            "visitor picks another language. Empty: each visitor's own language."
+        ),
+    )
+
     class Entrants(models.TextChoices):
         PLAYED = "played", _("Players who played at least one game")
         CHECKED_IN = "checked_in", _("Players who played or are checked in")

@@ -7,7 +7,16 @@ play counts 15 and 31 (2), pairs and runs, and the go or last card (1); a game i
 The record format for `verify_game` is in README.md beside this file.
 """
 
-from .cards import DECK, SUITS, Card, CardError, parse_card, parse_cards
+from .cards import (
+    DECK,
+    ERROR_CODES,
+    SUITS,
+    Card,
+    CardError,
+    CribbageError,
+    parse_card,
+    parse_cards,
+)
 from .claim import CLAIM_KINDS, ClaimCheck, check_claim
 from .discard import (
     ADVICE_ERROR_CODES,
@@ -37,6 +46,7 @@ __all__ = [
     "ADVICE_ERROR_CODES",
     "CLAIM_KINDS",
     "DECK",
+    "ERROR_CODES",
     "GAME_RECORD_SCHEMA",
     "PROBLEM_CODES",
     "REVIEW_ERROR_CODES",
@@ -48,6 +58,7 @@ __all__ = [
     "Card",
     "CardError",
     "ClaimCheck",
+    "CribbageError",
     "DiscardAdvice",
     "DiscardDecision",
     "DiscardOption",

@@ -6,8 +6,9 @@ parsing a hand allocates nothing but the list that holds it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 SUITS = "SHDC"
 """Suit letters in the order used for card indices (index = (rank - 1) * 4 + suit)."""
@@ -22,8 +23,60 @@ _SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "�
 _VARIATION_SELECTORS = ("\ufe0f", "\ufe0e")
 
 
-class CardError(ValueError):
+def plain_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``params`` made JSON-ready: text, numbers and None kept, anything else (a ``Card``) as
+    its text."""
+    if not params:
+        return {}
+    return {
+        key: value if value is None or isinstance(value, (str, int, float)) else str(value)
+        for key, value in params.items()
+    }
+
+
+class CribbageError(ValueError):
+    """Input the engine refuses, with a stable ``code`` (README.md lists them), the English
+    ``message`` (logs, the CLI) and the ``params`` the message names, so that a web layer can
+    say it again in the user's language by the code."""
+
+    default_code = "bad_input"
+
+    def __init__(
+        self, message: str, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+        self.params: Mapping[str, Any] = plain_params(params)
+
+
+class CardError(CribbageError):
     """A card, hand or pile that is not valid input; the message names the bad token."""
+
+    default_code = "bad_card"
+
+
+ERROR_CODES: dict[str, str] = {
+    "bad_card": "text that is not a card (params: text)",
+    "bad_rank": "a card rank outside 1..13 (params: rank)",
+    "bad_suit": "a card suit other than S H D C (params: suit)",
+    "bad_cards": "cards that are neither text nor a list (params: text)",
+    "duplicate_card": "a card given twice (params: card, what: hand and starter, pile...)",
+    "wrong_count": "a hand or crib not of 4 cards, a starter not of 1 (params: what, count),"
+    " the cards dealt not 6 (2 players) or 5 (what: dealt, count, expected, players)",
+    "empty_pile": "a pegging pile with no card",
+    "pile_over_31": "a pegging pile whose count passes 31 (params: count, card)",
+    "unknown_target": "a game length other than 121 or 61 (params: target, allowed)",
+    "bad_loser_score": "a loser score that is not a whole number (params: score)",
+    "loser_score_out_of_range": "a loser score outside 0..target-1 (params: score, top)",
+    "unknown_claim_kind": "a claim kind other than hand, crib or play (params: kind)",
+    "bad_claim_points": "claimed points not a whole number >= 0 (params: claimed)",
+    "starter_missing": "a hand or crib claim without the starter (params: what)",
+    "bad_player_count": "a game not of 2, 3 or 4 players (params: players)",
+    "too_many_seen": "the discard advisor: so many cards seen that the crib and the starter"
+    " cannot be filled (params: count, needed)",
+}
+"""Stable codes of `CribbageError` / `CardError` with their meaning; README.md lists them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +92,17 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
-            raise CardError(f"bad card rank {self.rank!r}: expected 1 (ace) to 13 (king)")
+            raise CardError(
+                f"bad card rank {self.rank!r}: expected 1 (ace) to 13 (king)",
+                "bad_rank",
+                {"rank": repr(self.rank)},
+            )
         if not isinstance(self.suit, str) or len(self.suit) != 1 or self.suit not in SUITS:
-            raise CardError(f"bad card suit {self.suit!r}: expected one of S H D C")
+            raise CardError(
+                f"bad card suit {self.suit!r}: expected one of S H D C",
+                "bad_suit",
+                {"suit": repr(self.suit)},
+            )
         # frozen dataclass: derived fields are set once here, which is why object.__setattr__
         object.__setattr__(self, "value", min(self.rank, 10))
         object.__setattr__(self, "index", (self.rank - 1) * 4 + SUITS.index(self.suit))
@@ -88,7 +149,11 @@ def parse_card(text: str | Card) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise CardError(f"bad card {text!r}: expected text such as 5H, 10S, TS, JD or 5♥")
+        raise CardError(
+            f"bad card {text!r}: expected text such as 5H, 10S, TS, JD or 5♥",
+            "bad_card",
+            {"text": repr(text)[:40]},
+        )
     token = text.strip()[:MAX_CARD_TEXT]
     # Upper-case ASCII letters only, on purpose: str.upper() turns the long s (U+017F) into S.
     card = _LOOKUP.get(token.translate(_ASCII_UPPER))
@@ -100,7 +165,9 @@ def parse_card(text: str | Card) -> Card:
         if card is None:
             raise CardError(
                 f"bad card {text!r}: expected rank (A 2-10 T J Q K) then suit (S H D C ♠ ♥ ♦ ♣),"
-                " e.g. 5H, 10S, TS, JD, 5♥"
+                " e.g. 5H, 10S, TS, JD, 5♥",
+                "bad_card",
+                {"text": text},
             )
     return card
 
@@ -125,16 +192,25 @@ def parse_cards(cards: str | Card | Iterable[str | Card]) -> list[Card]:
         try:
             tokens = list(cards)
         except TypeError:
-            raise CardError(f"bad cards {cards!r}: expected a list of cards or a string") from None
+            raise CardError(
+                f"bad cards {cards!r}: expected a list of cards or a string",
+                "bad_cards",
+                {"text": repr(cards)[:40]},
+            ) from None
     return [parse_card(token) for token in tokens]
 
 
 def check_distinct(cards: Iterable[Card], what: str = "cards") -> None:
-    """Raise `CardError` naming the first card that appears twice."""
+    """Raise `CardError` naming the first card that appears twice (`what`: stable words,
+    `hand and starter`, `crib and starter`, `pile` or `cards`, passed on in the params)."""
     seen: set[int] = set()
     for card in cards:
         if card.index in seen:
-            raise CardError(f"card {card} appears twice in the {what}")
+            raise CardError(
+                f"card {card} appears twice in the {what}",
+                "duplicate_card",
+                {"card": card, "what": what},
+            )
         seen.add(card.index)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card
+from .cards import Card, CribbageError
 from .hand import HandScore, score_hand
 from .play import PlayScore, score_play
 from .scoring import ScoreItem
@@ -106,15 +106,27 @@ def check_claim(
     whole number of points >= 0.
     """
     if kind not in CLAIM_KINDS:
-        raise ValueError(f"unknown claim kind {kind!r}: expected hand, crib or play")
+        raise CribbageError(
+            f"unknown claim kind {kind!r}: expected hand, crib or play",
+            "unknown_claim_kind",
+            {"kind": repr(kind)},
+        )
     if isinstance(claimed, bool) or not isinstance(claimed, int) or claimed < 0:
-        raise ValueError(f"claimed points must be a whole number >= 0, got {claimed!r}")
+        raise CribbageError(
+            f"claimed points must be a whole number >= 0, got {claimed!r}",
+            "bad_claim_points",
+            {"claimed": repr(claimed)},
+        )
     score: HandScore | PlayScore
     if kind == "play":
         score = score_play(cards, last=last)
     else:
         if starter is None:
-            raise ValueError(f"a {kind} is counted with the starter: starter is missing")
+            raise CribbageError(
+                f"a {kind} is counted with the starter: starter is missing",
+                "starter_missing",
+                {"what": kind},
+            )
         score = score_hand(cards, starter, crib=crib or kind == "crib")
     true = score.total
     return ClaimCheck(

@@ -40,25 +40,22 @@ HAND_SIZE = 4
 GOOD_HAND = 12
 """The hand's distribution reports the chance of this many points or more."""
 
-ADVICE_ERROR_CODES = {
-    "bad_card": "a card that is not valid notation",
-    "bad_players": "the number of players is not 2, 3 or 4",
-    "wrong_deal_size": "not 6 cards dealt (2 players) or 5 (3 or 4 players)",
-    "card_twice": "a card given twice (in the deal, among the cards seen, or in both)",
-    "too_many_seen": "so many cards seen that the crib and the starter cannot be filled",
-}
-"""Stable error codes of `AdviceError` and what each means."""
+ADVICE_ERROR_CODES = (
+    "bad_card",
+    "bad_player_count",
+    "wrong_count",
+    "duplicate_card",
+    "too_many_seen",
+)
+"""The codes (`ERROR_CODES` in cards.py) an `AdviceError` carries: a bad card (params: text,
+what: dealt or seen), players not 2-4 (players), not 6 or 5 cards dealt (what: dealt, players,
+expected, count), a card twice in the deal or among the cards seen (card, what: dealt), so many
+cards seen that the crib and the starter cannot be filled (count, needed)."""
 
 
 class AdviceError(CardError):
-    """Input the advisor refuses. `code` is one of `ADVICE_ERROR_CODES`; `params` holds what a
-    translated message needs (`card`, `count`, `expected`, `players`)."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
+    """Input the advisor refuses: a `CardError` with a code from `ADVICE_ERROR_CODES` and the
+    params its message names (`code`, `message`, `params` as every engine error)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +201,7 @@ def _rank_groups(size: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ..
 
 
 def _parse(cards: str | Iterable[str | Card], what: str) -> list[Card]:
-    """Parse cards, turning a bad token into `AdviceError('bad_card')`."""
+    """Parse cards; a bad token is an `AdviceError` ``bad_card`` naming where it was."""
     tokens: Iterable[str | Card]
     tokens = cards.replace(",", " ").split() if isinstance(cards, str) else cards
     parsed = []
@@ -212,7 +209,9 @@ def _parse(cards: str | Iterable[str | Card], what: str) -> list[Card]:
         try:
             parsed.append(parse_card(token))
         except CardError as exc:
-            raise AdviceError("bad_card", f"{what}: {exc}", card=str(token)) from None
+            raise AdviceError(
+                f"{what}: {exc.message}", exc.code, {**exc.params, "what": what}
+            ) from None
     return parsed
 
 
@@ -222,31 +221,36 @@ def _check(
     """Validate the input; returns the dealt and seen cards, the unseen indices, and k (the
     number of unknown cards in a crib case: the others' crib cards plus the starter)."""
     if type(players) is not int or players not in DEALT_SIZE:
-        raise AdviceError("bad_players", f"players must be 2, 3 or 4, got {players!r}")
+        raise AdviceError(
+            f"players must be 2, 3 or 4, got {players!r}",
+            "bad_player_count",
+            {"players": players},
+        )
     hand = _parse(dealt, "dealt")
     others = _parse(seen, "seen")
     expected = DEALT_SIZE[players]
     if len(hand) != expected:
         raise AdviceError(
-            "wrong_deal_size",
             f"{players} players are dealt {expected} cards each, got {len(hand)}",
-            count=len(hand),
-            expected=expected,
-            players=players,
+            "wrong_count",
+            {"what": "dealt", "count": len(hand), "expected": expected, "players": players},
         )
     taken: set[int] = set()
     for card in (*hand, *others):
         if card.index in taken:
-            raise AdviceError("card_twice", f"card {card} is given twice", card=str(card))
+            raise AdviceError(
+                f"card {card} is given twice",
+                "duplicate_card",
+                {"card": str(card), "what": "dealt"},
+            )
         taken.add(card.index)
     unseen = [i for i in range(52) if i not in taken]
     k = 1 + (HAND_SIZE - (expected - HAND_SIZE))  # the others' crib cards, then the starter
     if len(unseen) < k:
         raise AdviceError(
-            "too_many_seen",
             f"only {len(unseen)} unseen cards: the crib and the starter need {k}",
-            count=len(unseen),
-            expected=k,
+            "too_many_seen",
+            {"count": len(unseen), "needed": k},
         )
     return hand, others, unseen, k
 

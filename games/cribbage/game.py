@@ -7,10 +7,11 @@ The record format is documented in README.md beside this file; `GAME_RECORD_SCHE
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import JACK, Card, CardError, parse_card
+from .cards import JACK, Card, CardError, parse_card, plain_params
 from .hand import score_hand
 from .play import score_cards_played
 from .rules import SKUNK_NAMES, TARGETS, skunk_level
@@ -50,7 +51,9 @@ class Problem:
 
     `phase` is the record field the fault is in (`deals`, `dealt`, `hands`, `crib`, `starter`,
     `play`, `show`, `result`); `event` is the index inside that list (for `hands` and `dealt`,
-    the player index).
+    the player index). `params` are the values the English `message` names (card, player,
+    count...; README.md lists them per code), so that a web layer can say it in the user's
+    language by the code; they take no part in equality.
     """
 
     code: str
@@ -58,6 +61,11 @@ class Problem:
     deal: int | None = None
     phase: str | None = None
     event: int | None = None
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # frozen: normalised once (JSON-ready), hence object.__setattr__
+        object.__setattr__(self, "params", plain_params(self.params))
 
     @property
     def severity(self) -> str:
@@ -73,6 +81,7 @@ class Problem:
             "deal": self.deal,
             "phase": self.phase,
             "event": self.event,
+            "params": dict(self.params),
         }
 
 
@@ -237,8 +246,9 @@ class _Replay:
         deal: int | None = None,
         phase: str | None = None,
         event: int | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
-        self.problems.append(Problem(code, message, deal, phase, event))
+        self.problems.append(Problem(code, message, deal, phase, event, params or {}))
 
     def muggins_side(self, player: int) -> int:
         # With two sides the opponent; with three players the player on the claimant's left.
@@ -286,6 +296,7 @@ class _Replay:
                     deal,
                     phase,
                     event,
+                    {"what": what, "claimed": claimed, "true": true},
                 )
         credited = self.peg(side, own, where)
         mug_side: int | None = None
@@ -345,12 +356,17 @@ def _parse_list(
         try:
             cards.append(parse_card(token))
         except CardError as exc:
-            state.problem("bad_card", str(exc), deal, phase, event)
+            state.problem("bad_card", str(exc), deal, phase, event, exc.params)
             ok = False
     if ok and size is not None and len(cards) != size:
         who = f"player {event}'s {phase}" if event is not None else phase
         state.problem(
-            "wrong_hand_size", f"{who} has {len(cards)} cards, expected {size}", deal, phase, event
+            "wrong_hand_size",
+            f"{who} has {len(cards)} cards, expected {size}",
+            deal,
+            phase,
+            event,
+            {"player": event, "what": phase, "count": len(cards), "expected": size},
         )
         ok = False
     return cards if ok else None
@@ -376,7 +392,7 @@ def _setup_deal(
     try:
         starter = parse_card(deal.get("starter"))  # type: ignore[arg-type]
     except CardError as exc:
-        state.problem("bad_card", f"starter: {exc}", d, "starter")
+        state.problem("bad_card", f"starter: {exc}", d, "starter", params=exc.params)
     if not ok or crib is None or starter is None:
         return None
     seen: dict[int, str] = {}
@@ -389,7 +405,12 @@ def _setup_deal(
         for card in cards:
             if card.index in seen:
                 state.problem(
-                    "card_twice", f"{card} is in {seen[card.index]} and in {where}", d, phase, event
+                    "card_twice",
+                    f"{card} is in {seen[card.index]} and in {where}",
+                    d,
+                    phase,
+                    event,
+                    {"card": card},
                 )
                 duplicate = True
             else:
@@ -421,7 +442,14 @@ def _check_dealt(
         dealt_set = {card.index for card in dealt}
         for card in dealt:
             if card.index in seen or len(dealt_set) != len(dealt):
-                state.problem("card_twice", f"{card} is dealt twice", d, "dealt", p)
+                state.problem(
+                    "card_twice",
+                    f"{card} is dealt twice",
+                    d,
+                    "dealt",
+                    p,
+                    {"card": card, "player": p},
+                )
                 break
         seen |= dealt_set
         for card in hands[p]:
@@ -432,6 +460,7 @@ def _check_dealt(
                     d,
                     "dealt",
                     p,
+                    {"card": card, "player": p},
                 )
         held = {card.index for card in hands[p]}
         for card in dealt:
@@ -442,6 +471,7 @@ def _check_dealt(
                     d,
                     "dealt",
                     p,
+                    {"card": card, "player": p},
                 )
 
 
@@ -499,6 +529,7 @@ def _replay_play(state: _Replay, d: int, dealer: int, plays: Any, hands: list[li
                     d,
                     "play",
                     j,
+                    {"player": q, "count": count},
                 )
             elif walk_to(q) != q:
                 state.problem(
@@ -507,6 +538,7 @@ def _replay_play(state: _Replay, d: int, dealer: int, plays: Any, hands: list[li
                     d,
                     "play",
                     j,
+                    {"player": q, "card": "go", "expected": walk_to(q)},
                 )
             turn = (q + 1) % n
             state.score_event(d, "play", j, q, "go", 0, claim, (), count)  # 0 points: no stop
@@ -514,13 +546,22 @@ def _replay_play(state: _Replay, d: int, dealer: int, plays: Any, hands: list[li
         try:
             card = parse_card(raw_card)
         except CardError as exc:
-            state.problem("bad_card", str(exc), d, "play", j)
+            state.problem("bad_card", str(exc), d, "play", j, exc.params)
             continue
         if card not in remaining[q]:
             if card.index in played:
-                state.problem("card_twice", f"{card} was already played", d, "play", j)
+                state.problem(
+                    "card_twice", f"{card} was already played", d, "play", j, {"card": card}
+                )
             else:
-                state.problem("card_not_in_hand", f"player {q} does not hold {card}", d, "play", j)
+                state.problem(
+                    "card_not_in_hand",
+                    f"player {q} does not hold {card}",
+                    d,
+                    "play",
+                    j,
+                    {"player": q, "card": card},
+                )
             continue
         if count + card.value > 31:
             state.problem(
@@ -529,6 +570,7 @@ def _replay_play(state: _Replay, d: int, dealer: int, plays: Any, hands: list[li
                 d,
                 "play",
                 j,
+                {"card": card, "count": count, "new_count": count + card.value},
             )
             continue
         expected = walk_to(q)
@@ -539,6 +581,7 @@ def _replay_play(state: _Replay, d: int, dealer: int, plays: Any, hands: list[li
                 d,
                 "play",
                 j,
+                {"player": q, "card": card, "expected": expected},
             )
         remaining[q].remove(card)
         played.add(card.index)
@@ -567,6 +610,7 @@ def _replay_play(state: _Replay, d: int, dealer: int, plays: Any, hands: list[li
             d,
             "play",
             len(plays),
+            {"players": ", ".join(str(p) for p in left)},
         )
 
 
@@ -662,6 +706,7 @@ def _replay(state: _Replay, deals: list[Any]) -> None:
                 f" {(previous_dealer + 1) % n} to deal, not {dealer}",
                 d,
                 "deals",
+                params={"expected": (previous_dealer + 1) % n, "dealer": dealer},
             )
         previous_dealer = dealer
         setup = _setup_deal(state, d, deal)
@@ -758,10 +803,14 @@ def verify_game(record: Any) -> GameReport:
     try:
         _replay(state, deals)
     except Exception as exc:
-        state.problem("internal_error", f"{type(exc).__name__}: {exc}")
+        state.problem(
+            "internal_error",
+            f"{type(exc).__name__}: {exc}",
+            params={"error": f"{type(exc).__name__}: {exc}"},
+        )
     losers: tuple[Loser, ...] = ()
     if state.winner is None:
-        state.problem("game_unfinished", f"no side reached {target}")
+        state.problem("game_unfinished", f"no side reached {target}", params={"target": target})
     else:
         losers = tuple(
             Loser(side, state.scores[side], skunk_level(target, state.scores[side]))
@@ -801,6 +850,7 @@ def _check_result(
             "result_mismatch",
             f"declared winner is player {winner}, the replay's winning side is {state.winner}",
             phase="result",
+            params={"claimed": winner, "actual": state.winner},
         )
     loser_score = result.get("loser_score")
     if loser_score is not None:
@@ -810,4 +860,5 @@ def _check_result(
                 "result_mismatch",
                 f"declared loser score {loser_score!r}, replayed {best}",
                 phase="result",
+                params={"claimed": loser_score, "actual": best},
             )

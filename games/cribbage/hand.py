@@ -104,7 +104,11 @@ def _starter_card(starter: str | Card | Iterable[str | Card]) -> Card:
         return parse_card(starter)
     cards = parse_cards(starter)
     if len(cards) != 1:
-        raise CardError(f"the starter is one card, got {len(cards)}")
+        raise CardError(
+            f"the starter is one card, got {len(cards)}",
+            "wrong_count",
+            {"what": "starter", "count": len(cards)},
+        )
     return cards[0]
 
 
@@ -183,7 +187,11 @@ def score_hand(
     cards = parse_cards(hand)
     if len(cards) != 4:
         what = "crib" if crib else "hand"
-        raise CardError(f"a {what} has 4 cards after the discard, got {len(cards)}")
+        raise CardError(
+            f"a {what} has 4 cards after the discard, got {len(cards)}",
+            "wrong_count",
+            {"what": what, "count": len(cards)},
+        )
     start = starter if type(starter) is Card else _starter_card(starter)
     five = sorted((cards[0], cards[1], cards[2], cards[3], start), key=_by_index)
     c0, c1, c2, c3, c4 = five

@@ -78,9 +78,15 @@ def score_play(pile: str | Iterable[str | Card], *, last: bool = False) -> PlayS
     """
     cards = tuple(parse_cards(pile))
     if not cards:
-        raise CardError("the pile is empty: give the cards laid since the count was reset")
+        raise CardError(
+            "the pile is empty: give the cards laid since the count was reset", "empty_pile"
+        )
     check_distinct(cards, "pile")
     count = sum(card.value for card in cards)
     if count > 31:
-        raise CardError(f"the count passes 31 ({count}) when {cards[-1]} is laid")
+        raise CardError(
+            f"the count passes 31 ({count}) when {cards[-1]} is laid",
+            "pile_over_31",
+            {"count": count, "card": cards[-1]},
+        )
     return score_cards_played(cards, last=last)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .cards import CribbageError
+
 TARGETS = (121, 61)
 """Game lengths the spec allows: a full game to 121 and a short game to 61."""
 
@@ -21,11 +23,23 @@ def skunk_level(target: int, loser_score: int) -> int:
     lines = SKUNK_LINES.get(target) if type(target) is int else None
     if lines is None:
         allowed = ", ".join(map(str, TARGETS))
-        raise ValueError(f"unknown target {target!r}: expected one of {allowed}")
+        raise CribbageError(
+            f"unknown target {target!r}: expected one of {allowed}",
+            "unknown_target",
+            {"target": repr(target), "allowed": allowed},
+        )
     if isinstance(loser_score, bool) or not isinstance(loser_score, int):
-        raise ValueError(f"loser score must be a whole number, got {loser_score!r}")
+        raise CribbageError(
+            f"loser score must be a whole number, got {loser_score!r}",
+            "bad_loser_score",
+            {"score": repr(loser_score)},
+        )
     if not 0 <= loser_score < target:
-        raise ValueError(f"loser score {loser_score} out of range 0..{target - 1}")
+        raise CribbageError(
+            f"loser score {loser_score} out of range 0..{target - 1}",
+            "loser_score_out_of_range",
+            {"score": loser_score, "top": target - 1},
+        )
     return sum(1 for line in lines if loser_score <= line)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from .cards import DECK, JACK, Card
+from .cards import DECK, JACK, Card, CribbageError
 from .game import DEALT_SIZE
 from .hand import score_hand
 from .play import score_cards_played
@@ -20,7 +20,7 @@ def simulate_game(
     The record stops at the event that reaches the target, as a real score sheet would.
     """
     if players not in DEALT_SIZE:
-        raise ValueError("players must be 2, 3 or 4")
+        raise CribbageError("players must be 2, 3 or 4", "bad_player_count", {"players": players})
     rng = Random(seed)
     n = players
     side_of = [p % 2 for p in range(n)] if n == 4 else list(range(n))

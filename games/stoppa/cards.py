@@ -182,7 +182,9 @@ def parse_card(text: str | Card) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise StoppaError("bad_card", f"a card must be text such as '7d', got {text!r:.40}")
+        raise StoppaError(
+            "bad_card", f"a card must be text such as '7d', got {text!r:.40}", params={"text": text}
+        )
     key = text.strip().translate(_ASCII_LOWER)
     card = _BY_TEXT.get(key)
     if card is not None:
@@ -197,6 +199,7 @@ def parse_card(text: str | Card) -> Card:
         "bad_card",
         f"{text[:MAX_CARD_TEXT]!r} is not a card: write rank A 2-7 J N K (or F C R 1) then suit "
         "d c s b, e.g. '7d', or the Italian name, e.g. 'sette di denari'",
+        params={"text": text[:MAX_CARD_TEXT]},
     )
 
 
@@ -214,7 +217,11 @@ def parse_cards(
     """
     items: list[str | Card]
     if isinstance(cards, str) and len(cards) > MAX_CARDS_TEXT:
-        raise StoppaError("bad_card", f"{len(cards)} characters is far too long for a hand")
+        raise StoppaError(
+            "bad_card",
+            f"{len(cards)} characters is far too long for a hand",
+            params={"length": len(cards)},
+        )
     if isinstance(cards, str):
         if "," in cards or ";" in cards:
             items = [p for p in re.split(r"[,;]", cards) if p.strip()]
@@ -227,16 +234,22 @@ def parse_cards(
         items = list(cards)
     else:
         raise StoppaError(
-            "bad_card", f"cards must be text or a list of cards, got {type(cards).__name__}"
+            "bad_card",
+            f"cards must be text or a list of cards, got {type(cards).__name__}",
+            params={"type": type(cards).__name__},
         )
     if len(items) > MAX_CARDS:
-        raise StoppaError("bad_card", f"{len(items)} cards is more than any hand holds")
+        raise StoppaError(
+            "bad_card",
+            f"{len(items)} cards is more than any hand holds",
+            params={"count": len(items)},
+        )
     out = tuple(parse_card(c) for c in items)
     if not allow_duplicates and len(set(out)) != len(out):
         seen: set[Card] = set()
         for c in out:
             if c in seen:
-                raise StoppaError("duplicate_card", f"card {c} appears twice")
+                raise StoppaError("duplicate_card", f"card {c} appears twice", params={"card": c})
             seen.add(c)
     return out
 

@@ -29,9 +29,11 @@ def _cards_of(player: str, cards: Any, where: str) -> tuple[Card, ...]:
     try:
         parsed = parse_cards(cards)
     except StoppaError as exc:
-        raise StoppaError(exc.code, f"{player}: {exc.message}", where) from None
+        raise StoppaError(
+            exc.code, f"{player}: {exc.message}", where, {"player": player, **exc.params}
+        ) from None
     if not parsed:
-        raise StoppaError("empty_hand", f"{player} has no cards", where)
+        raise StoppaError("empty_hand", f"{player} has no cards", where, params={"player": player})
     return parsed
 
 
@@ -46,19 +48,25 @@ def _hands(
             deck = deck_info(table_size, removed_king or None)
         except StoppaError as exc:
             field = "table_size" if exc.code == "unsupported_player_count" else "removed_king"
-            raise StoppaError(exc.code, exc.message, field) from None
+            raise StoppaError(exc.code, exc.message, field, exc.params) from None
         if len(hands) > table_size:
             raise StoppaError(
                 "unsupported_player_count",
                 f"{len(hands)} hands for a table of {table_size}",
                 "hands",
+                params={"count": len(hands), "table_size": table_size},
             )
     out: dict[str, tuple[Card, ...]] = {}
     seen: dict[Card, str] = {}
     for i, (name, cards) in enumerate(hands):
         player = (name or "").strip() or DEFAULT_NAMES[i]
         if player in out:
-            raise StoppaError("duplicate_player", f"{player} is listed twice", f"hands.{i}.player")
+            raise StoppaError(
+                "duplicate_player",
+                f"{player} is listed twice",
+                f"hands.{i}.player",
+                params={"player": player},
+            )
         where = f"hands.{i}.cards"
         parsed = _cards_of(player, cards, where)
         for card in parsed:
@@ -66,7 +74,10 @@ def _hands(
                 deck.check_card(card, where)
             if card in seen:
                 raise StoppaError(
-                    "duplicate_card", f"card {card} is held by {seen[card]} and {player}", where
+                    "duplicate_card",
+                    f"card {card} is held by {seen[card]} and {player}",
+                    where,
+                    params={"card": card, "other": seen[card], "player": player},
                 )
             seen[card] = player
         out[player] = parsed
@@ -90,7 +101,10 @@ def compare_contest(
         raise ValueError(f"unknown phase {phase!r}")
     if not 1 <= len(hands) <= 6:
         raise StoppaError(
-            "unsupported_player_count", f"compare 1 to 6 players, not {len(hands)}", "hands"
+            "unsupported_player_count",
+            f"compare 1 to 6 players, not {len(hands)}",
+            "hands",
+            params={"count": len(hands)},
         )
     parsed, deck = _hands(hands, table_size=table_size, removed_king=removed_king)
     if phase == "piccolo":
@@ -104,6 +118,11 @@ def compare_contest(
                     f"an iteration deals {' or '.join(map(str, allowed))} card(s) to each "
                     f"player; {player} has {len(cards)}",
                     f"hands.{i}.cards",
+                    params={
+                        "allowed": " or ".join(map(str, allowed)),
+                        "player": player,
+                        "count": len(cards),
+                    },
                 )
             if len(cards) != size:
                 raise StoppaError(
@@ -111,6 +130,7 @@ def compare_contest(
                     f"an iteration deals the same number of cards to each player: {first} has "
                     f"{size}, {player} has {len(cards)}",
                     f"hands.{i}.cards",
+                    params={"other": first, "size": size, "player": player, "count": len(cards)},
                 )
         evaluate = piccolo_eval
     else:
@@ -122,6 +142,12 @@ def compare_contest(
                         f"at {deck.players} players each receives {deck.per_player} cards; "
                         f"{player} has {len(cards)}",
                         f"hands.{i}.cards",
+                        params={
+                            "players": deck.players,
+                            "size": deck.per_player,
+                            "player": player,
+                            "count": len(cards),
+                        },
                     )
         evaluate = grosso_eval
     order = list(parsed)
@@ -167,6 +193,7 @@ def run_stop(
             "unsupported_player_count",
             f"a stop phase needs 2 to 6 players, not {len(hands)}",
             "hands",
+            params={"count": len(hands)},
         )
     parsed, _ = _hands(hands)
     order = list(parsed)
@@ -178,7 +205,7 @@ def run_stop(
         payments = stop_payments(result.closer, result.remaining, unit, cards_per_payment)
     except StoppaError as exc:
         where = exc.where or ("hands" if exc.code in {"duplicate_card", "empty_hand"} else "")
-        raise StoppaError(exc.code, exc.message, engine_attr(where) or "") from None
+        raise StoppaError(exc.code, exc.message, engine_attr(where) or "", exc.params) from None
     data = result.to_dict()
     data.update(
         {

@@ -57,7 +57,9 @@ class ContestResult:
 def _amount(value: object, who: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise StoppaError(
-            "bad_amount", f"{who}'s contribution must be a non-negative integer, got {value!r}"
+            "bad_amount",
+            f"{who}'s contribution must be a non-negative integer, got {value!r}",
+            params={"player": who, "value": value},
         )
     return value
 
@@ -90,20 +92,34 @@ def settle_contest(
     ``no_showdown``, ``wrong_iteration_size``, ``card_not_in_deck``, ``duplicate_card``.
     """
     if phase not in PHASES:
-        raise StoppaError("bad_record", f"phase must be one of {PHASES}, got {phase!r}")
+        raise StoppaError(
+            "bad_record", f"phase must be one of {PHASES}, got {phase!r}", params={"phase": phase}
+        )
     if isinstance(prize, bool) or not isinstance(prize, int) or prize <= 0:
-        raise StoppaError("bad_stakes", f"the prize must be a positive integer, got {prize!r}")
+        raise StoppaError(
+            "bad_stakes",
+            f"the prize must be a positive integer, got {prize!r}",
+            params={"name": "prize", "value": prize},
+        )
     order = tuple(order)
     if len(set(order)) != len(order):
         raise StoppaError("duplicate_player", "a player is listed twice in the priority order")
     for p in contributions:
         if p not in order:
-            raise StoppaError("unknown_player", f"{p!r} put in chips but is not at the table")
+            raise StoppaError(
+                "unknown_player",
+                f"{p!r} put in chips but is not at the table",
+                params={"player": p},
+            )
     contrib = {p: _amount(contributions.get(p, 0), p) for p in order}
     shown_set = set(showdown)
     for p in shown_set:
         if p not in order:
-            raise StoppaError("unknown_player", f"{p!r} is at the showdown but not at the table")
+            raise StoppaError(
+                "unknown_player",
+                f"{p!r} is at the showdown but not at the table",
+                params={"player": p},
+            )
     # Priority, not the caller's listing, orders the showdown: input order is irrelevant.
     shown = tuple(p for p in order if p in shown_set)
     top = max(contrib.values())
@@ -113,7 +129,9 @@ def settle_contest(
         if evals is not None:
             missing = [p for p in players if p not in evals]
             if missing:
-                raise StoppaError("bad_record", f"no hand value for {missing[0]!r}")
+                raise StoppaError(
+                    "bad_record", f"no hand value for {missing[0]!r}", params={"player": missing[0]}
+                )
             return {p: evals[p] for p in players}
         if hands is None:
             raise StoppaError("bad_record", "the hands of the showdown are needed to compare")
@@ -132,17 +150,22 @@ def settle_contest(
         shown = ()
     else:
         if not shown:
-            raise StoppaError("no_showdown", f"someone bet {top} but nobody is left to win")
+            raise StoppaError(
+                "no_showdown", f"someone bet {top} but nobody is left to win", params={"top": top}
+            )
         for p in shown:
             if contrib[p] != top:
                 raise StoppaError(
                     "unequal_showdown_contributions",
                     f"{p} is at the showdown with {contrib[p]} but the top bet is {top}",
+                    params={"player": p, "amount": contrib[p], "top": top},
                 )
         for p in order:
             if p not in shown_set and contrib[p] >= top:
                 raise StoppaError(
-                    "folded_with_full_bet", f"{p} folded after putting in the top bet {top}"
+                    "folded_with_full_bet",
+                    f"{p} folded after putting in the top bet {top}",
+                    params={"player": p, "top": top},
                 )
         if len(shown) == 1:
             winner, decided_by = shown[0], "uncontested"
@@ -175,18 +198,25 @@ def _check_hands(
     out: dict[str, tuple[Card, ...]] = {}
     for p in players:
         if p not in hands:
-            raise StoppaError("bad_record", f"the cards of {p} are needed to compare")
+            raise StoppaError(
+                "bad_record", f"the cards of {p} are needed to compare", params={"player": p}
+            )
         cards = parse_cards(hands[p])
         if phase == "piccolo" and iteration_size is not None and len(cards) != iteration_size:
             raise StoppaError(
                 "wrong_iteration_size",
                 f"this iteration deals {iteration_size} card(s); {p} shows {len(cards)}",
+                params={"size": iteration_size, "player": p, "count": len(cards)},
             )
         for c in cards:
             if deck is not None:
                 deck.check_card(c)
             if c in seen:
-                raise StoppaError("duplicate_card", f"card {c} is shown by {seen[c]} and {p}")
+                raise StoppaError(
+                    "duplicate_card",
+                    f"card {c} is shown by {seen[c]} and {p}",
+                    params={"card": c, "other": seen[c], "player": p},
+                )
             seen[c] = p
         out[p] = cards
     return out

@@ -56,7 +56,13 @@ class DeckInfo:
                 else f"{card} was removed for the 3-player game"
             )
             raise StoppaError(
-                "card_not_in_deck", f"card {card} is not in the deck in use: {why}", where
+                "card_not_in_deck",
+                f"card {card} is not in the deck in use: {why}",
+                where,
+                params={
+                    "card": card,
+                    "reason": "six_players" if self.players == 6 else "removed_king",
+                },
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,7 +88,9 @@ def _parse_removed_king(removed_king: str | Card) -> Card:
     card = parse_card(removed_king)
     if card.rank != "K":
         raise StoppaError(
-            "removed_king_required", f"the card removed at 3 players must be a King, got {card}"
+            "removed_king_required",
+            f"the card removed at 3 players must be a King, got {card}",
+            params={"card": card},
         )
     return card
 
@@ -95,7 +103,9 @@ def deck_info(players: int, removed_king: str | Card | None = None) -> DeckInfo:
     """
     if isinstance(players, bool) or not isinstance(players, int) or players not in _TABLE:
         raise StoppaError(
-            "unsupported_player_count", f"Stoppa is played by 3 to 6 players, not {players!r}"
+            "unsupported_player_count",
+            f"Stoppa is played by 3 to 6 players, not {players!r}",
+            params={"players": players},
         )
     king: Card | None = None
     if players == 3:
@@ -108,6 +118,7 @@ def deck_info(players: int, removed_king: str | Card | None = None) -> DeckInfo:
         raise StoppaError(
             "removed_king_not_allowed",
             f"only a 3-player game removes a King, this table has {players}",
+            params={"players": players},
         )
     return _deck_info(players, king)
 
@@ -135,7 +146,11 @@ def priority_order(players: Sequence[str], dealer: str) -> tuple[str, ...]:
     """The deal (priority) order: dealer+1, dealer+2, ..., dealer. Seats are listed in the
     direction of play (counter-clockwise), so ``order[0]`` is di mano and the dealer is last."""
     if dealer not in players:
-        raise StoppaError("unknown_player", f"the dealer {dealer!r} is not at the table")
+        raise StoppaError(
+            "unknown_player",
+            f"the dealer {dealer!r} is not at the table",
+            params={"player": dealer},
+        )
     i = list(players).index(dealer)
     return tuple(players[i + 1 :]) + tuple(players[: i + 1])
 
@@ -161,6 +176,7 @@ def deal_by_ones(
             "wrong_deck_size",
             f"the deck order has {len(cards)} cards; {info.players} players use {len(info.cards)}",
             "deal.deck_order",
+            params={"count": len(cards), "players": info.players, "expected": len(info.cards)},
         )
     out: list[dict[str, tuple[Card, ...]]] = []
     pos = 0
@@ -190,6 +206,12 @@ def check_deal(
             f"{info.players} players play {info.iterations} iterations "
             f"({'-'.join(map(str, info.schedule))}), the deal has {len(iterations)}",
             "deal",
+            params={
+                "players": info.players,
+                "iterations": info.iterations,
+                "schedule": "-".join(map(str, info.schedule)),
+                "count": len(iterations),
+            },
         )
     seen: dict[Card, str] = {}
     out: list[dict[str, tuple[Card, ...]]] = []
@@ -199,18 +221,26 @@ def check_deal(
             raise StoppaError("bad_record", "each iteration maps player -> cards", where)
         extra = sorted(set(it) - set(order))
         if extra:
-            raise StoppaError("unknown_player", f"{extra[0]!r} is not at the table", where)
+            raise StoppaError(
+                "unknown_player",
+                f"{extra[0]!r} is not at the table",
+                where,
+                params={"player": extra[0]},
+            )
         parsed: dict[str, tuple[Card, ...]] = {}
         for p in order:
             try:
                 cards = parse_cards(it.get(p, ()))
             except StoppaError as e:
-                raise StoppaError(e.code, f"{p}: {e.message}", f"{where}.{p}") from None
+                raise StoppaError(
+                    e.code, f"{p}: {e.message}", f"{where}.{p}", {"player": p, **e.params}
+                ) from None
             if len(cards) != size:
                 raise StoppaError(
                     "wrong_iteration_size",
                     f"iteration {i + 1} deals {size} card(s) each; {p} has {len(cards)}",
                     f"{where}.{p}",
+                    params={"iteration": i + 1, "size": size, "player": p, "count": len(cards)},
                 )
             for c in cards:
                 info.check_card(c, f"{where}.{p}")
@@ -219,6 +249,7 @@ def check_deal(
                         "duplicate_card",
                         f"card {c} was dealt to {seen[c]} and again to {p}",
                         f"{where}.{p}",
+                        params={"card": c, "other": seen[c], "player": p},
                     )
                 seen[c] = p
             parsed[p] = cards

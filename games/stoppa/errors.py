@@ -7,7 +7,8 @@ message in plain words that names the card, player or amount.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 # The codes the engine can produce, with a one-line meaning; README.md lists them too.
@@ -62,31 +63,61 @@ WARNING_CODES: dict[str, str] = {
 }
 
 
-class StoppaError(ValueError):
-    """A rule or input problem, with a stable ``code`` and a message naming the problem."""
+def plain_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``params`` made JSON-ready: text, numbers, booleans and None kept, anything else (a
+    ``Card``, a tuple of names) as its text."""
+    if not params:
+        return {}
+    return {
+        key: value if value is None or isinstance(value, (str, int, float)) else str(value)
+        for key, value in params.items()
+    }
 
-    def __init__(self, code: str, message: str, where: str = "") -> None:
+
+class StoppaError(ValueError):
+    """A rule or input problem, with a stable ``code``, a message naming the problem and the
+    ``params`` the message names (so that it can be said again in another language)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        where: str = "",
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.where = where
+        self.params: Mapping[str, Any] = plain_params(params)
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
     def to_issue(self) -> Issue:
         """The error as a report item."""
-        return Issue(self.code, self.message, self.where)
+        return Issue(self.code, self.message, self.where, self.params)
 
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """One error or warning of a report: its code, the message, and where in the record."""
+    """One error or warning of a report: its code, the message, where in the record, and the
+    values the message names (``params``; not part of equality)."""
 
     code: str
     message: str
     where: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # frozen: the params are normalised once here (JSON-ready), hence object.__setattr__
+        object.__setattr__(self, "params", plain_params(self.params))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"code": self.code, "message": self.message, "where": self.where}
+        return {
+            "code": self.code,
+            "message": self.message,
+            "where": self.where,
+            "params": dict(self.params),
+        }

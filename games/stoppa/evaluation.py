@@ -104,7 +104,9 @@ def _evals_for(contestants: Sequence[P], evals: Mapping[P, Eval] | Sequence[Eval
     if isinstance(evals, Mapping):
         missing = [p for p in contestants if p not in evals]
         if missing:
-            raise StoppaError("bad_record", f"no hand value for {missing[0]!r}")
+            raise StoppaError(
+                "bad_record", f"no hand value for {missing[0]!r}", params={"player": missing[0]}
+            )
         return [evals[p] for p in contestants]
     if len(evals) != len(contestants):
         raise StoppaError("bad_record", "one hand value per contestant is needed")

@@ -84,10 +84,14 @@ def _need(
     record: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = ""
 ) -> Any:
     if key not in record:
-        raise StoppaError("bad_record", f"the record has no {key!r}", where or key)
+        raise StoppaError(
+            "bad_record", f"the record has no {key!r}", where or key, params={"field": key}
+        )
     value = record[key]
     if not isinstance(value, kind):
-        raise StoppaError("bad_record", f"{key!r} has the wrong type", where or key)
+        raise StoppaError(
+            "bad_record", f"{key!r} has the wrong type", where or key, params={"field": key}
+        )
     return value
 
 
@@ -97,19 +101,22 @@ def _players(record: Mapping[str, Any]) -> tuple[str, ...]:
         raise StoppaError("bad_record", "players are non-empty names", "players")
     if len(set(players)) != len(players):
         dup = next(p for p in players if players.count(p) > 1)
-        raise StoppaError("duplicate_player", f"{dup!r} is seated twice", "players")
+        raise StoppaError(
+            "duplicate_player", f"{dup!r} is seated twice", "players", params={"player": dup}
+        )
     if not 3 <= len(players) <= 6:
         raise StoppaError(
             "unsupported_player_count",
             f"Stoppa is played by 3 to 6 players, the record seats {len(players)}",
             "players",
+            params={"count": len(players)},
         )
     return tuple(players)
 
 
 def _at(e: StoppaError, where: str) -> StoppaError:
     # Keep the innermost location if the error already has one.
-    return StoppaError(e.code, e.message, e.where or where)
+    return StoppaError(e.code, e.message, e.where or where, e.params)
 
 
 def _contest(record: Any, where: str, order: Sequence[str]) -> tuple[dict[str, int], list[str]]:
@@ -137,7 +144,12 @@ def settle_game(record: Mapping[str, Any]) -> GameSettlement:
     players = _players(record)
     dealer = _need(record, "dealer", str)
     if dealer not in players:
-        raise StoppaError("unknown_player", f"the dealer {dealer!r} is not at the table", "dealer")
+        raise StoppaError(
+            "unknown_player",
+            f"the dealer {dealer!r} is not at the table",
+            "dealer",
+            params={"player": dealer},
+        )
     try:
         info = deck_info(len(players), record.get("removed_king"))
     except StoppaError as e:
@@ -148,7 +160,7 @@ def settle_game(record: Mapping[str, Any]) -> GameSettlement:
     except (StoppaError, TypeError) as e:
         if isinstance(e, StoppaError):
             raise _at(e, "settings") from None
-        raise StoppaError("bad_setting", str(e), "settings") from None
+        raise StoppaError("bad_setting", str(e), "settings", {"error": str(e)}) from None
     order = priority_order(players, dealer)
 
     deal = _need(record, "deal", Mapping)
@@ -169,6 +181,7 @@ def settle_game(record: Mapping[str, Any]) -> GameSettlement:
             "wrong_contest_count",
             f"{info.iterations} punti piccoli are played, the record has {len(piccoli)}",
             "piccoli",
+            params={"iterations": info.iterations, "count": len(piccoli)},
         )
     for i, (raw_contest, it) in enumerate(zip(piccoli, iterations, strict=True)):
         where = f"piccoli[{i}]"
@@ -293,7 +306,10 @@ def _cards_left(
     closer = _need(stop_raw, "closer", str, "stop.closer")
     if closer not in order:
         raise StoppaError(
-            "unknown_player", f"the closer {closer!r} is not at the table", "stop.closer"
+            "unknown_player",
+            f"the closer {closer!r} is not at the table",
+            "stop.closer",
+            params={"player": closer},
         )
     left = _need(stop_raw, "cards_left", Mapping, "stop.cards_left")
     out: dict[str, int] = {}
@@ -301,24 +317,41 @@ def _cards_left(
         n = left.get(p, 0 if p == closer else None)
         where = f"stop.cards_left.{p}"
         if isinstance(n, bool) or not isinstance(n, int):
-            raise StoppaError("bad_record", f"cards left of {p} missing or not a number", where)
+            raise StoppaError(
+                "bad_record",
+                f"cards left of {p} missing or not a number",
+                where,
+                params={"player": p},
+            )
         if p == closer:
             if n != 0:
                 raise StoppaError(
-                    "bad_cards_left", f"the closer {p} cannot have {n} card(s)", where
+                    "bad_cards_left",
+                    f"the closer {p} cannot have {n} card(s)",
+                    where,
+                    params={"player": p, "count": n},
                 )
         elif n == 0:
             raise StoppaError(
-                "two_closers", f"{p} also has no cards: only {closer} went out", where
+                "two_closers",
+                f"{p} also has no cards: only {closer} went out",
+                where,
+                params={"player": p, "other": closer},
             )
         elif not 1 <= n <= info.per_player:
             raise StoppaError(
                 "bad_cards_left",
                 f"{p} has {n} cards left; between 1 and {info.per_player} possible",
                 where,
+                params={"player": p, "count": n, "per_player": info.per_player},
             )
         out[p] = n
     extra = sorted(set(left) - set(order))
     if extra:
-        raise StoppaError("unknown_player", f"{extra[0]!r} is not at the table", "stop.cards_left")
+        raise StoppaError(
+            "unknown_player",
+            f"{extra[0]!r} is not at the table",
+            "stop.cards_left",
+            params={"player": extra[0]},
+        )
     return closer, out

@@ -61,19 +61,28 @@ class Settings:
         for name in ("ante", "piccolo_value"):
             value = getattr(self, name)
             if not _is_int(value) or value <= 0:
-                raise StoppaError("bad_stakes", f"{name} must be a positive integer, got {value!r}")
+                raise StoppaError(
+                    "bad_stakes",
+                    f"{name} must be a positive integer, got {value!r}",
+                    params={"name": name, "value": value},
+                )
         if self.stop_unit is not None and (not _is_int(self.stop_unit) or self.stop_unit <= 0):
             raise StoppaError(
-                "bad_stakes", f"stop_unit must be a positive integer, got {self.stop_unit!r}"
+                "bad_stakes",
+                f"stop_unit must be a positive integer, got {self.stop_unit!r}",
+                params={"name": "stop_unit", "value": self.stop_unit},
             )
         if self.cards_per_payment not in (2, 3) or not _is_int(self.cards_per_payment):
             raise StoppaError(
-                "bad_setting", f"cards_per_payment must be 2 or 3, got {self.cards_per_payment!r}"
+                "bad_setting",
+                f"cards_per_payment must be 2 or 3, got {self.cards_per_payment!r}",
+                params={"name": "cards_per_payment", "value": self.cards_per_payment},
             )
         if self.no_stop_rule not in NO_STOP_RULES:
             raise StoppaError(
                 "bad_setting",
                 f"no_stop_rule must be one of {NO_STOP_RULES}, got {self.no_stop_rule!r}",
+                params={"name": "no_stop_rule", "value": self.no_stop_rule},
             )
         if not isinstance(self.three_aces_free, bool):
             raise StoppaError("bad_setting", "three_aces_free must be true or false")
@@ -81,6 +90,7 @@ class Settings:
             raise StoppaError(
                 "bad_setting",
                 f"grosso_no_bets must be one of {NO_BETS_RULES}, got {self.grosso_no_bets!r}",
+                params={"name": "grosso_no_bets", "value": self.grosso_no_bets},
             )
         if players is not None and iterations is not None:
             grosso = self.grosso_value(players, iterations)
@@ -89,6 +99,12 @@ class Settings:
                     "bad_stakes",
                     f"punto grosso {grosso} (pot {self.pot(players)} less {iterations} x "
                     f"{self.piccolo_value}) must be above the punto piccolo {self.piccolo_value}",
+                    params={
+                        "grosso": grosso,
+                        "pot": self.pot(players),
+                        "iterations": iterations,
+                        "piccolo_value": self.piccolo_value,
+                    },
                 )
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,7 +121,11 @@ class Settings:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise StoppaError("bad_setting", f"unknown setting(s): {', '.join(unknown)}")
+            raise StoppaError(
+                "bad_setting",
+                f"unknown setting(s): {', '.join(unknown)}",
+                params={"fields": ", ".join(unknown)},
+            )
         settings = cls(**data)
         settings.validate()
         return settings

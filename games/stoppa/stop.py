@@ -60,7 +60,9 @@ def qualifies(
             "none": False,
         }[no_stop_rule]
     raise StoppaError(
-        "invalid_declaration", f"unknown declaration {kind!r}: use one of {', '.join(DECLARATIONS)}"
+        "invalid_declaration",
+        f"unknown declaration {kind!r}: use one of {', '.join(DECLARATIONS)}",
+        params={"kind": kind, "allowed": ", ".join(DECLARATIONS)},
     )
 
 
@@ -101,7 +103,9 @@ def settle_declarations(
     """
     missing = [p for p in order if p not in hands]
     if missing:
-        raise StoppaError("unknown_player", f"no hand for {missing[0]}", "hands")
+        raise StoppaError(
+            "unknown_player", f"no hand for {missing[0]}", "hands", params={"player": missing[0]}
+        )
     parsed = {p: parse_cards(hands[p]) for p in order}
     made: list[tuple[str, str]] = []
     payments = {p: 0 for p in order}
@@ -109,18 +113,32 @@ def settle_declarations(
         where = f"declarations[{i}]"
         if player not in payments:
             raise StoppaError(
-                "unknown_player", f"{player!r} declared but is not at the table", where
+                "unknown_player",
+                f"{player!r} declared but is not at the table",
+                where,
+                params={"player": player},
             )
         if kind not in DECLARATIONS:
             raise StoppaError(
                 "invalid_declaration",
                 f"unknown declaration {kind!r}: use {', '.join(DECLARATIONS)}",
                 where,
+                params={"kind": kind, "allowed": ", ".join(DECLARATIONS)},
             )
         if (player, kind) in made:
-            raise StoppaError("duplicate_declaration", f"{player} declared {kind} twice", where)
+            raise StoppaError(
+                "duplicate_declaration",
+                f"{player} declared {kind} twice",
+                where,
+                params={"player": player, "kind": kind},
+            )
         if not qualifies(kind, parsed[player], top_rank=top_rank, no_stop_rule=no_stop_rule):
-            raise StoppaError("invalid_declaration", _why_not(kind, player, no_stop_rule), where)
+            raise StoppaError(
+                "invalid_declaration",
+                _why_not(kind, player, no_stop_rule),
+                where,
+                {"player": player, "kind": kind, "rule": no_stop_rule},
+            )
         made.append((player, kind))
         if kind in PAID_DECLARATIONS:
             for p in order:
@@ -138,6 +156,7 @@ def settle_declarations(
                         f"undeclared_{kind}",
                         f"{p} could have declared {kind} but did not; the game as played stands",
                         "declarations",
+                        {"player": p, "kind": kind},
                     )
                 )
     return DeclarationOutcome(tuple(made), bool(made), MappingProxyType(payments), tuple(warnings))
@@ -223,9 +242,9 @@ def _parse_play(entry: object, i: int) -> tuple[str, tuple[Card, ...]]:
     try:
         parsed = parse_cards(cards)
     except StoppaError as e:
-        raise StoppaError(e.code, e.message, where) from None
+        raise StoppaError(e.code, e.message, where, e.params) from None
     if not parsed:
-        raise StoppaError("bad_record", f"{player} plays no card", where)
+        raise StoppaError("bad_record", f"{player} plays no card", where, params={"player": player})
     return player, parsed
 
 
@@ -238,14 +257,20 @@ class _Table:
             raise StoppaError("duplicate_player", "a player is listed twice in the order")
         missing = [p for p in self.order if p not in hands]
         if missing:
-            raise StoppaError("bad_record", f"no hand for {missing[0]!r}")
+            raise StoppaError(
+                "bad_record", f"no hand for {missing[0]!r}", params={"player": missing[0]}
+            )
         self.hands: dict[str, list[Card]] = {}
         seen: dict[Card, str] = {}
         for p in self.order:
             self.hands[p] = sorted(parse_cards(hands[p]), key=lambda c: c.sort_key)
             for c in self.hands[p]:
                 if c in seen:
-                    raise StoppaError("duplicate_card", f"card {c} is held by {seen[c]} and {p}")
+                    raise StoppaError(
+                        "duplicate_card",
+                        f"card {c} is held by {seen[c]} and {p}",
+                        params={"card": c, "other": seen[c], "player": p},
+                    )
                 seen[c] = p
         all_cards = list(seen)
         if not all_cards:
@@ -317,17 +342,33 @@ def replay_stop(
         player, cards = _parse_play(entry, i)
         if t.closer is not None:
             raise StoppaError(
-                "play_after_close", f"{player} plays {_txt(cards)} after {t.closer} closed", where
+                "play_after_close",
+                f"{player} plays {_txt(cards)} after {t.closer} closed",
+                where,
+                params={"player": player, "cards": _txt(cards), "closer": t.closer},
             )
         if player not in t.hands:
-            raise StoppaError("unknown_player", f"{player!r} is not at the table", where)
+            raise StoppaError(
+                "unknown_player",
+                f"{player!r} is not at the table",
+                where,
+                params={"player": player},
+            )
         for c in cards:
             if c not in t.hands[player]:
-                raise StoppaError("card_not_held", f"{player} does not hold {c}", where)
+                raise StoppaError(
+                    "card_not_held",
+                    f"{player} does not hold {c}",
+                    where,
+                    params={"player": player, "card": c},
+                )
         rank = cards[0].rank
         if any(c.rank != rank for c in cards):
             raise StoppaError(
-                "mixed_ranks", f"{player} plays {_txt(cards)}: one rank per play", where
+                "mixed_ranks",
+                f"{player} plays {_txt(cards)}: one rank per play",
+                where,
+                params={"player": player, "cards": _txt(cards)},
             )
         all_of_rank = len(cards) > 1 and len(cards) == t.in_deck[rank]
         kind = _classify(t, player, cards, rank, all_of_rank, three_aces_free, where)
@@ -338,7 +379,12 @@ def replay_stop(
                     break
                 if t.holds(p, t.need):
                     warnings.append(
-                        Issue("missed_play", f"{p} could play a {t.need} before {player}", where)
+                        Issue(
+                            "missed_play",
+                            f"{p} could play a {t.need} before {player}",
+                            where,
+                            params={"player": p, "rank": t.need, "other": player},
+                        )
                     )
         t.apply(player, cards)
         closes = t.closer is not None
@@ -362,14 +408,19 @@ def _classify(
     if t.need is None:
         if player != t.cur:
             raise StoppaError(
-                "wrong_opener", f"{t.cur} opens the next sequence, not {player}", where
+                "wrong_opener",
+                f"{t.cur} opens the next sequence, not {player}",
+                where,
+                params={"opener": t.cur, "player": player},
             )
         if n > 1 and rank != "A" and not all_of_rank:
-            raise StoppaError("multi_card_not_allowed", _multi_msg(t, player, cards, rank), where)
+            message, params = _multi_msg(t, player, cards, rank)
+            raise StoppaError("multi_card_not_allowed", message, where, params)
         return "all_of_rank" if all_of_rank else "open"
     if rank == t.need:
         if n > 1 and not all_of_rank:
-            raise StoppaError("multi_card_not_allowed", _multi_msg(t, player, cards, rank), where)
+            message, params = _multi_msg(t, player, cards, rank)
+            raise StoppaError("multi_card_not_allowed", message, where, params)
         return "all_of_rank" if all_of_rank else "follow"
     if rank == "A" and t.last == "A":
         return "aces_on_ace"
@@ -382,15 +433,23 @@ def _classify(
     ):
         return "three_aces_free"
     raise StoppaError(
-        "illegal_rank", f"{player} plays {_txt(cards)} but the sequence needs a {t.need}", where
+        "illegal_rank",
+        f"{player} plays {_txt(cards)} but the sequence needs a {t.need}",
+        where,
+        params={"player": player, "cards": _txt(cards), "rank": t.need},
     )
 
 
-def _multi_msg(t: _Table, player: str, cards: tuple[Card, ...], rank: str) -> str:
-    return (
+def _multi_msg(
+    t: _Table, player: str, cards: tuple[Card, ...], rank: str
+) -> tuple[str, dict[str, Any]]:
+    """The message and the params of multi_card_not_allowed."""
+    params = {"player": player, "count": len(cards), "cards": _txt(cards), "all": t.in_deck[rank]}
+    message = (
         f"{player} plays {len(cards)} cards ({_txt(cards)}) at once: only Aces when opening "
         f"or on an Ace, or all {t.in_deck[rank]} of a rank together"
     )
+    return message, params
 
 
 def _txt(cards: Iterable[Card]) -> str:
@@ -450,25 +509,47 @@ def stop_payments(
     Raises ``two_closers`` when another player has no card, ``bad_amount``, ``bad_setting``.
     """
     if isinstance(unit, bool) or not isinstance(unit, int) or unit <= 0:
-        raise StoppaError("bad_amount", f"the stop unit must be a positive integer, got {unit!r}")
+        raise StoppaError(
+            "bad_amount",
+            f"the stop unit must be a positive integer, got {unit!r}",
+            params={"name": "stop_unit", "value": unit},
+        )
     if cards_per_payment not in (2, 3) or isinstance(cards_per_payment, bool):
         raise StoppaError(
-            "bad_setting", f"cards_per_payment must be 2 or 3, got {cards_per_payment!r}"
+            "bad_setting",
+            f"cards_per_payment must be 2 or 3, got {cards_per_payment!r}",
+            params={"name": "cards_per_payment", "value": cards_per_payment},
         )
     if not isinstance(closer, str):
-        raise StoppaError("unknown_player", f"the closer must be a player's name, got {closer!r}")
+        raise StoppaError(
+            "unknown_player",
+            f"the closer must be a player's name, got {closer!r}",
+            params={"player": closer},
+        )
     if not isinstance(remaining, Mapping):
         raise StoppaError("bad_amount", "cards left must map each player to a count")
     nets: dict[str, int] = {closer: 0}
     for p, left in remaining.items():
         if isinstance(left, bool) or not isinstance(left, int) or left < 0:
-            raise StoppaError("bad_amount", f"{p}'s cards left must be a count, got {left!r}")
+            raise StoppaError(
+                "bad_amount",
+                f"{p}'s cards left must be a count, got {left!r}",
+                params={"player": p, "count": left},
+            )
         if p == closer:
             if left:
-                raise StoppaError("bad_cards_left", f"the closer {p} cannot hold {left} card(s)")
+                raise StoppaError(
+                    "bad_cards_left",
+                    f"the closer {p} cannot hold {left} card(s)",
+                    params={"player": p, "count": left},
+                )
             continue
         if left == 0:
-            raise StoppaError("two_closers", f"{p} also has no cards: only {closer} can go out")
+            raise StoppaError(
+                "two_closers",
+                f"{p} also has no cards: only {closer} can go out",
+                params={"player": p, "other": closer},
+            )
         pay = unit * (left // cards_per_payment)
         nets[p] = -pay
         nets[closer] += pay

@@ -206,32 +206,62 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
     Never raises for a bad record: the report's ``errors`` name the problem, its code and where.
     """
     if isinstance(record, (str, bytes)) and len(record) > MAX_RECORD_TEXT:
-        return _failed(Issue("bad_record", f"the record is over {MAX_RECORD_TEXT} characters"))
+        return _failed(
+            Issue(
+                "bad_record",
+                f"the record is over {MAX_RECORD_TEXT} characters",
+                params={"limit": MAX_RECORD_TEXT},
+            )
+        )
     try:
         data = json.loads(record) if isinstance(record, (str, bytes)) else record
     except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deep
-        return _failed(Issue("bad_record", f"the record is not valid JSON: {str(e)[:200]}"))
+        return _failed(
+            Issue(
+                "bad_record",
+                f"the record is not valid JSON: {str(e)[:200]}",
+                params={"error": str(e)[:200]},
+            )
+        )
     try:
         if not isinstance(data, Mapping):
             raise StoppaError("bad_record", "a deal record is a JSON object")
         unknown = sorted(set(data) - _TOP_KEYS)
         if unknown:
-            raise StoppaError("bad_record", f"unknown field(s): {', '.join(unknown)}", unknown[0])
+            raise StoppaError(
+                "bad_record",
+                f"unknown field(s): {', '.join(unknown)}",
+                unknown[0],
+                params={"fields": ", ".join(unknown)},
+            )
         settled = settle_game(data)
     except StoppaError as e:
         return _failed(e.to_issue())
     except Exception as e:
         return _failed(
-            Issue("bad_record", f"the record could not be read ({type(e).__name__}: {e})")
+            Issue(
+                "bad_record",
+                f"the record could not be read ({type(e).__name__}: {e})",
+                params={"error": f"{type(e).__name__}: {e}"},
+            )
         )
     checks: list[Check] = []
     errors: list[Issue] = []
 
-    def compare(item: str, claimed: Any, actual: Any, code: str, what: str) -> None:
+    def compare(
+        item: str,
+        claimed: Any,
+        actual: Any,
+        code: str,
+        what: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         ok = claimed == actual
         checks.append(Check(item, claimed, actual, ok))
         if not ok:
-            errors.append(Issue(code, f"{what}: claimed {claimed!r}, actually {actual!r}", item))
+            params = {**(extra or {}), "claimed": claimed, "actual": actual}
+            message = f"{what}: claimed {claimed!r}, actually {actual!r}"
+            errors.append(Issue(code, message, item, params))
 
     for i, contest in enumerate(data["piccoli"]):
         if "winner" in contest:
@@ -242,6 +272,7 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
                 r.winner,
                 "winner_mismatch",
                 f"punto piccolo {i + 1} winner ({_why(r.decided_by)})",
+                {"contest": "piccolo", "iteration": i + 1, "decided_by": r.decided_by},
             )
     if "winner" in data["grosso"]:
         r = settled.grosso
@@ -251,6 +282,7 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
             r.winner,
             "winner_mismatch",
             f"punto grosso winner ({_why(r.decided_by)})",
+            {"contest": "grosso", "decided_by": r.decided_by},
         )
     stop = data.get("stop")
     if isinstance(stop, Mapping):
@@ -270,7 +302,14 @@ def verify_deal(record: Mapping[str, Any] | str | bytes) -> DealReport:
     if isinstance(claimed_nets, Mapping):
         total = sum(v for v in claimed_nets.values() if isinstance(v, int))
         if total != 0:
-            errors.append(Issue("nets_not_zero", f"the claimed nets sum to {total}, not 0", "nets"))
+            errors.append(
+                Issue(
+                    "nets_not_zero",
+                    f"the claimed nets sum to {total}, not 0",
+                    "nets",
+                    params={"total": total},
+                )
+            )
         _compare_map(compare, "nets", claimed_nets, settled.nets, "net_mismatch", "net of")
     return DealReport(not errors, tuple(errors), settled.warnings, tuple(checks), settled)
 
@@ -285,7 +324,9 @@ def _compare_map(
 ) -> None:
     for p in list(actual) + sorted(set(claimed) - set(actual)):
         if p in claimed or actual.get(p, 0) != 0:
-            compare(f"{item}.{p}", claimed.get(p, 0), actual.get(p), code, f"{what} {p}")
+            compare(
+                f"{item}.{p}", claimed.get(p, 0), actual.get(p), code, f"{what} {p}", {"player": p}
+            )
 
 
 def _why(decided_by: str) -> str:

@@ -13,7 +13,14 @@ Every result they confirm is written by ``tournaments.services.record_result`` (
 from tournaments.services.playoffs import correct_playoff_game, dependent_matches
 
 from .desk import check_agreed, correct, request_printables, rule
-from .keys import SUBMISSIONS_PER_MINUTE, entry_for_key, key_for, keys_for, throttle
+from .keys import (
+    SUBMISSIONS_PER_MINUTE,
+    entry_for_key,
+    key_for,
+    keys_for,
+    remember_language,
+    throttle,
+)
 from .paper import (
     ImportReport,
     ImportRequest,
@@ -41,6 +48,7 @@ __all__ = [
     "import_paper_cards",
     "key_for",
     "keys_for",
+    "remember_language",
     "remove_scorekeeper",
     "request_import",
     "request_printables",

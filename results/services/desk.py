@@ -106,10 +106,13 @@ def correct(
 
 
 @transaction.atomic
-def request_printables(event: Event, *, base_url: str) -> PrintJob:
-    """A print job for the event's PDF set, built by Celery once this transaction commits."""
+def request_printables(event: Event, *, base_url: str, language: str = "") -> PrintJob:
+    """A print job for the event's PDF set, built by Celery once this transaction commits,
+    in the event's language (else ``language``, the asking TD's)."""
     from ..tasks import build_printables
 
-    job = PrintJob.objects.create(event=event, base_url=base_url)
+    job = PrintJob.objects.create(
+        event=event, base_url=base_url, language=event.language or language
+    )
     transaction.on_commit(lambda: build_printables.delay(job.pk), robust=True)
     return job

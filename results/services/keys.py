@@ -69,3 +69,12 @@ def throttle(key: str) -> None:
         raise ServiceError(
             "throttled", _("Too many submissions from this link; wait a minute and try again.")
         )
+
+
+def remember_language(entry: Entry, language: str) -> None:
+    """Keep the language a player picked on their link (``?lang=``): it opens in it again,
+    on any phone. An unknown language is ignored."""
+    from django.conf import settings
+
+    if language in dict(settings.LANGUAGES):
+        PlayerKey.objects.filter(entry=entry).exclude(language=language).update(language=language)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.cribbage import check_claim, verify_game
+from games.cribbage import CribbageError, check_claim, verify_game
+from pegboard.engine_messages.cribbage import describe_error, problem_text
 from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import audit_values, check_result
@@ -65,9 +66,12 @@ def _check_record(record, *, strict: bool = False) -> dict | None:
                     last=bool(claim.get("last", False)),
                 )
             except (KeyError, TypeError, ValueError) as exc:
+                # the engine's errors in the user's language; a missing key or a claim that is
+                # no number is named by Python (the field or the value)
+                error = describe_error(exc) if isinstance(exc, CribbageError) else exc
                 raise ServiceError(
                     "bad_record",
-                    _("Count %(n)s: %(error)s") % {"n": i, "error": exc},
+                    _("Count %(n)s: %(error)s") % {"n": i, "error": error},
                     field="record",
                 ) from None
             checks.append(check.to_dict())
@@ -75,7 +79,7 @@ def _check_record(record, *, strict: bool = False) -> dict | None:
     report = verify_game(record).to_dict()
     bad_cards = [p for p in report["problems"] if p["code"] in {"bad_card", "malformed"}]
     if bad_cards and not strict:
-        raise RecordError(bad_cards[0]["message"], bad_cards)
+        raise RecordError(problem_text(bad_cards[0]), bad_cards)
     errors = [p for p in report["problems"] if p["severity"] == "error"]
     if errors and strict:
         raise RecordError(_("The record has mistakes: see the deals below."), errors)

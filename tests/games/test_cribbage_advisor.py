@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.cribbage import DECK, AdviceError, advise_discard, parse_cards
+from games.cribbage import (
+    ADVICE_ERROR_CODES,
+    DECK,
+    ERROR_CODES,
+    AdviceError,
+    CribbageError,
+    advise_discard,
+    parse_cards,
+)
 from games.cribbage.advise import main as advise_main
 from games.cribbage.discard import advise_by_enumeration
 
@@ -101,12 +109,12 @@ def test_pone_subtracts_the_crib():
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [
-        ({"dealt": "5H 5D JS 6C 4H"}, "wrong_deal_size"),
-        ({"dealt": "5H 5D JS 6C 4H KD", "players": 3}, "wrong_deal_size"),
+        ({"dealt": "5H 5D JS 6C 4H"}, "wrong_count"),
+        ({"dealt": "5H 5D JS 6C 4H KD", "players": 3}, "wrong_count"),
         ({"dealt": "5H 5D JS 6C 4H XX"}, "bad_card"),
-        ({"dealt": "5H 5D JS 6C 4H 5H"}, "card_twice"),
-        ({"dealt": "5H 5D JS 6C 4H KD", "seen": "KD"}, "card_twice"),
-        ({"dealt": "5H 5D JS 6C 4H KD", "players": 5}, "bad_players"),
+        ({"dealt": "5H 5D JS 6C 4H 5H"}, "duplicate_card"),
+        ({"dealt": "5H 5D JS 6C 4H KD", "seen": "KD"}, "duplicate_card"),
+        ({"dealt": "5H 5D JS 6C 4H KD", "players": 5}, "bad_player_count"),
         (
             {
                 "dealt": "5H 5D JS 6C 4H KD",
@@ -121,6 +129,8 @@ def test_errors_have_stable_codes(kwargs, code):
     with pytest.raises(AdviceError) as info:
         advise_discard(dealt, dealer=True, **kwargs)
     assert info.value.code == code
+    assert code in ERROR_CODES and code in ADVICE_ERROR_CODES
+    assert isinstance(info.value, CribbageError)
 
 
 def test_three_and_four_players_throw_one_card():
@@ -161,4 +171,4 @@ def test_command_line(capsys):
     assert "uniform over unseen cards" in out
     assert " 1 JS KD    5H 5D 6C 4H     19.926 15.957  12  24 100.0%  3.970" in out
     assert advise_main(["5H", "5D"]) == 2
-    assert "wrong_deal_size" in capsys.readouterr().err
+    assert "wrong_count" in capsys.readouterr().err

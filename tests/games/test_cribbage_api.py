@@ -41,19 +41,20 @@ def test_hand_as_a_list_and_crib_rules(api):
 
 
 @pytest.mark.parametrize(
-    ("payload", "attr", "token"),
+    ("payload", "code", "attr", "token"),
     [
-        ({"hand": "5H 5C 5X JD", "starter": "5D"}, "hand", "5X"),
-        ({"hand": "5H 5C 5S JD", "starter": "1Z"}, "starter", "1Z"),
-        ({"hand": "5H 5C 5S JD", "starter": "5H"}, None, "5H"),
-        ({"hand": "5H 5C 5S", "starter": "5D"}, None, ""),
+        ({"hand": "5H 5C 5X JD", "starter": "5D"}, "bad_card", "hand", "5X"),
+        ({"hand": "5H 5C 5S JD", "starter": "1Z"}, "bad_card", "starter", "1Z"),
+        ({"hand": "5H 5C 5S JD", "starter": "5H"}, "duplicate_card", None, "5H"),
+        ({"hand": "5H 5C 5S", "starter": "5D"}, "wrong_count", None, "3"),
     ],
 )
-def test_bad_cards_are_400_naming_the_token(api, payload, attr, token):
+def test_bad_cards_are_400_naming_the_token(api, payload, code, attr, token):
+    # code: the engine's stable code (issue #15; it was bad_card for every card problem)
     response = api.post("/api/v1/cribbage/hand", payload, format="json")
     assert response.status_code == 400
     error = response.json()["errors"][0]
-    assert error["code"] == "bad_card" and error["attr"] == attr
+    assert error["code"] == code and error["attr"] == attr
     assert token in error["detail"]
 
 

@@ -7,6 +7,10 @@ from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from games.cribbage import ADVICE_ERROR_CODES, DECK, AdviceError, advise_discard
+from pegboard.engine_messages.cribbage import describe_error
+
+ALL_DEALT = ["5H", "5D", "JS", "6C", "4H", "KD"]
 DEAL = {f"card_{i}": card for i, card in enumerate(["5H", "5D", "JS", "6C", "4H", "KD"], start=1)}
 
 
@@ -41,10 +45,16 @@ def test_page_fragment_for_htmx_and_pone(client):
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"card_1": "5H", "card_2": "5D", "players": "2"}, "2 players are dealt 6 cards each"),
-        ({**DEAL, "card_6": "5H", "players": "2"}, "5H is chosen twice."),
-        ({**DEAL, "card_6": "ZZ", "players": "2"}, "ZZ is not a card."),
-        ({**DEAL, "players": "3"}, "3 players are dealt 5 cards each: you chose 6."),
+        (
+            {"card_1": "5H", "card_2": "5D", "players": "2"},
+            "are dealt 6 cards each, not 2.",
+        ),
+        (
+            {**DEAL, "card_6": "5H", "players": "2"},
+            "5H is given twice among the",
+        ),
+        ({**DEAL, "card_6": "ZZ", "players": "2"}, "ZZ is not a card"),
+        ({**DEAL, "players": "3"}, "3 players are dealt 5 cards each, not 6."),
     ],
 )
 def test_page_errors_are_messages_not_500(client, params, message):
@@ -85,9 +95,9 @@ def test_api_advice(api):
 @pytest.mark.parametrize(
     ("payload", "field", "code"),
     [
-        ({"dealt": "5H 5D JS", "dealer": True}, "dealt", "wrong_deal_size"),
+        ({"dealt": "5H 5D JS", "dealer": True}, "dealt", "wrong_count"),
         ({"dealt": "5H 5D JS 6C 4H QQ", "dealer": True}, "dealt", "bad_card"),
-        ({"dealt": "5H 5D JS 6C 4H KD", "dealer": True, "seen": ["KD"]}, "dealt", "card_twice"),
+        ({"dealt": "5H 5D JS 6C 4H KD", "dealer": True, "seen": ["KD"]}, "dealt", "duplicate_card"),
         ({"dealt": "5H 5D JS 6C 4H KD", "dealer": True, "players": 5}, "players", "invalid_choice"),
     ],
 )
@@ -107,5 +117,25 @@ def test_command_discard_and_review(capsys):
     out = capsys.readouterr().out
     assert "Ann: 33.68 over 7 discards" in out
     assert "deal 4, Ann: threw 5S 5H, best 3C 9C (-11.07)" in out
-    with pytest.raises(CommandError, match="wrong_deal_size"):
+    with pytest.raises(CommandError, match="wrong_count"):
         call_command("cribbage", "discard", "5H", "5D")
+
+
+@pytest.mark.parametrize(
+    ("dealt", "kwargs"),
+    [
+        ("5H 5D JS", {}),
+        ("5H 5D JS 6C 4H QQ", {}),
+        ("5H 5D JS 6C 4H KD", {"seen": "QQ"}),
+        ("5H 5D JS 6C 4H KD", {"seen": "KD"}),
+        ("5H 5D JS 6C 4H KD", {"players": 5}),
+        ("5H 5D JS 6C 4H KD", {"seen": [c for c in DECK if str(c) not in ALL_DEALT][2:]}),
+    ],
+)
+def test_every_advisor_error_has_its_own_translated_template(dealt, kwargs):
+    with pytest.raises(AdviceError) as info:
+        advise_discard(dealt, dealer=True, **kwargs)
+    exc = info.value
+    assert exc.code in ADVICE_ERROR_CODES
+    text = describe_error(exc)
+    assert text != exc.message and "%(" not in text

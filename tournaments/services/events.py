@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -183,6 +185,11 @@ def _check_entrants(entrants: str) -> None:
         )
 
 
+def _check_language(language: str) -> None:
+    if language and language not in dict(settings.LANGUAGES):
+        raise ServiceError("bad_language", _("Unknown language."), field="language")
+
+
 def _stored_chain(game_kind: kinds.GameKind, chain: list[str]) -> list[str]:
     # The game's own chain is stored as empty, so the event follows the game if it changes.
     return [] if tuple(chain) == tuple(game_kind.default_chain) else chain
@@ -206,6 +213,7 @@ def create_event(
     seed: int | None = None,
     confirmation: str = Event.Confirmation.OWN_KEYS,
     entrants: str = Event.Entrants.PLAYED,
+    language: str = "",
 ) -> Event:
     """A new event of ``club``, a draft ready for entries and its first draw.
 
@@ -235,6 +243,7 @@ def create_event(
             "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
         )
     _check_entrants(entrants)
+    _check_language(language)
     event = Event(
         club=club,
         name=name,
@@ -250,6 +259,7 @@ def create_event(
         tiebreakers=_stored_chain(game_kind, chain),
         confirmation=confirmation,
         entrants=entrants,
+        language=language,
     )
     if seed is not None:
         event.seed = seed
@@ -275,6 +285,7 @@ SETTINGS = (
     "seed",
     "confirmation",
     "entrants",
+    "language",
 )
 
 
@@ -343,6 +354,12 @@ def update_event_settings(event: Event, **values) -> Event:
         confirmation=values["confirmation"],
     )
     _check_entrants(values["entrants"])
+    _check_language(values["language"] or "")
+    if (values["language"] or "") != event.language:
+        # The public pages read an event's language through the cache (pegboard.middleware).
+        event_id = event.pk
+        transaction.on_commit(lambda: cache.delete(f"event-language:{event_id}"), robust=True)
+    event.language = values["language"] or ""
     rerank = tuple(_stored_chain(game_kind, chain)) != tuple(event.tiebreakers or ())
     rerank = rerank or values["entrants"] != event.entrants
     event.entrants = values["entrants"]
@@ -361,6 +378,7 @@ def update_event_settings(event: Event, **values) -> Event:
             "match_point_format",
             "tiebreakers",
             "entrants",
+            "language",
         ]
     )
     if rerank:

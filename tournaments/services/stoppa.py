@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.stoppa import verify_deal
+from pegboard.engine_messages.stoppa import describe_error
 from pegboard.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
@@ -370,7 +371,7 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
             raise ServiceError(
                 "deal_rejected",
                 _("Deal %(n)s is rejected%(where)s: %(message)s")
-                % {"n": i, "where": where, "message": issue.message if issue else ""},
+                % {"n": i, "where": where, "message": describe_error(issue) if issue else ""},
                 field="deals",
             )
         settled = report.settlement
