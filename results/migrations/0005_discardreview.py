@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('results', '0003_alter_submission_status'),
+        ('results', '0004_languages'),
         ('tournaments', '0007_bracket_cut_lots'),
     ]
 
