@@ -20,8 +20,10 @@ from rest_framework.views import APIView
 from games.cribbage import (
     CLAIM_KINDS,
     GAME_RECORD_SCHEMA,
+    AdviceError,
     CardError,
     CribbageError,
+    advise_discard,
     check_claim,
     parse_card,
     parse_cards,
@@ -250,3 +252,87 @@ class GameVerifyView(CribbageView):
             # the engine's message stays (English, for logs); detail is the user's language
             problem["detail"] = problem_text(problem)
         return Response(report)
+
+
+class DiscardIn(serializers.Serializer):
+    dealt = CardsField(
+        help_text="The cards dealt to you: 6 with two players, 5 with three or four."
+    )
+    dealer = serializers.BooleanField(
+        help_text="The crib is yours (you deal; with 4 players, you or your partner)."
+    )
+    players = serializers.ChoiceField(choices=[2, 3, 4], default=2)
+    seen = CardsField(
+        required=False,
+        default="",
+        help_text="Other cards known to be out of play (not the starter, not in the crib).",
+    )
+
+
+class HandDistributionOut(serializers.Serializer):
+    mean = serializers.FloatField()
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+    chance_12_plus = serializers.FloatField(help_text="Chance (0..1) of 12 points or more.")
+    counts = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Starters giving 0, 1, ..., 29 points."
+    )
+    starters = serializers.IntegerField()
+
+
+class CribOut(serializers.Serializer):
+    mean = serializers.FloatField()
+    yours = serializers.BooleanField()
+    points = serializers.IntegerField(help_text="Exact sum of the crib's points over all cases.")
+    cases = serializers.IntegerField(help_text="The others' crib cards x starters.")
+
+
+class DiscardOptionOut(serializers.Serializer):
+    keep = serializers.ListField(child=serializers.CharField())
+    discard = serializers.ListField(child=serializers.CharField())
+    net = serializers.FloatField(help_text="Expected hand + crib (yours) or - crib (theirs).")
+    hand = HandDistributionOut()
+    crib = CribOut()
+
+
+class DiscardOut(serializers.Serializer):
+    dealt = serializers.ListField(child=serializers.CharField())
+    seen = serializers.ListField(child=serializers.CharField())
+    players = serializers.IntegerField()
+    dealer = serializers.BooleanField()
+    unseen = serializers.IntegerField()
+    model = serializers.CharField(help_text='"uniform over unseen cards".')
+    options = DiscardOptionOut(many=True, help_text="Best first.")
+
+
+class DiscardAdviceView(CribbageView):
+    """Rank every discard by expected points, exactly, uniform over the unseen cards.
+
+    Errors are HTTP 400 with the engine's stable code and the message in the user's language:
+    ``bad_card``, ``wrong_count`` (not 6 or 5 cards dealt), ``duplicate_card``,
+    ``too_many_seen`` (on ``seen``); ``players`` other than 2-4 fails the input check.
+    """
+
+    @extend_schema(
+        request=DiscardIn,
+        responses={200: DiscardOut},
+        examples=[
+            OpenApiExample("dealer", value={"dealt": "5H 5D JS 6C 4H KD", "dealer": True}),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = DiscardIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        try:
+            advice = advise_discard(
+                values["dealt"],
+                dealer=values["dealer"],
+                players=values["players"],
+                seen=values["seen"],
+            )
+        except AdviceError as exc:
+            where = exc.params.get("what")
+            field = "seen" if exc.code == "too_many_seen" or where == "seen" else "dealt"
+            raise card_error(field, exc) from None
+        return Response(advice.to_dict())

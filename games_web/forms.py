@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.cribbage import CardError, HandScore, PlayScore, score_hand, score_play
+from games.cribbage import (
+    AdviceError,
+    CardError,
+    DiscardAdvice,
+    HandScore,
+    PlayScore,
+    advise_discard,
+    score_hand,
+    score_play,
+)
 from pegboard.engine_messages.cribbage import describe_error
 
 
@@ -61,4 +72,78 @@ class PlayForm(forms.Form):
             return score_play(self.cleaned_data["pile"], last=self.cleaned_data["last"])
         except CardError as exc:
             self.add_error(None, forms.ValidationError(describe_error(exc), code=exc.code))
+            return None
+
+
+# --------------------------------------------------------------------------- discard advisor
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = (
+    ("S", "♠", _("Spades")),
+    ("H", "♥", _("Hearts")),
+    ("D", "♦", _("Diamonds")),
+    ("C", "♣", _("Clubs")),
+)
+CARD_CHOICES = [("", "—")] + [
+    (name, [(f"{rank}{letter}", f"{rank}{symbol}") for rank in RANKS])
+    for letter, symbol, name in SUITS
+]
+"""The 52 cards grouped by suit: a plain select without JavaScript; static/js/record.js turns
+each into a button opening the rank-and-suit picker sheet."""
+
+DEALT_SLOTS = range(1, 7)
+
+
+class DiscardForm(forms.Form):
+    """The cards dealt (6 with two players, 5 with three or four), who deals, cards seen."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+    dealer = forms.BooleanField(
+        label=_("My crib (I deal; with 4 players, I or my partner)"), required=False
+    )
+    seen = forms.CharField(
+        label=_("Cards seen elsewhere (optional)"),
+        max_length=120,
+        required=False,
+        help_text=_("e.g. 2C 9S: cards you know cannot be the starter or in the crib."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for i in DEALT_SLOTS:
+            self.fields[f"card_{i}"] = forms.CharField(
+                label=_("Card %(n)s") % {"n": i},
+                required=False,
+                max_length=8,
+                widget=forms.Select(
+                    choices=CARD_CHOICES, attrs={"class": "form-select card-select"}
+                ),
+            )
+
+    def card_fields(self) -> list[forms.BoundField]:
+        """The six card pickers, for the template."""
+        return [self[f"card_{i}"] for i in DEALT_SLOTS]
+
+    def advise(self) -> DiscardAdvice | None:
+        """The ranked discards, or None with the error in the user's language."""
+        if not self.is_valid():
+            return None
+        dealt = [self.cleaned_data[f"card_{i}"].strip() for i in DEALT_SLOTS]
+        try:
+            return advise_discard(
+                [card for card in dealt if card],
+                dealer=self.cleaned_data["dealer"],
+                players=self.cleaned_data["players"],
+                seen=self.cleaned_data["seen"],
+            )
+        except AdviceError as exc:
+            field = "seen" if exc.params.get("what") == "seen" else None
+            self.add_error(field, forms.ValidationError(describe_error(exc), code=exc.code))
             return None

@@ -64,6 +64,7 @@ urlpatterns += [
     path("cribbage/play", games_api.PlayScoreView.as_view(), name="api-cribbage-play"),
     path("cribbage/claim", games_api.ClaimCheckView.as_view(), name="api-cribbage-claim"),
     path("cribbage/game", games_api.GameVerifyView.as_view(), name="api-cribbage-game"),
+    path("cribbage/discard", games_api.DiscardAdviceView.as_view(), name="api-cribbage-discard"),
 ]
 
 urlpatterns += [

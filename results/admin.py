@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from .models import Dispute, ImportJob, PlayerKey, PrintJob, Scorekeeper, Submission
+from .models import (
+    DiscardReview,
+    Dispute,
+    ImportJob,
+    PlayerKey,
+    PrintJob,
+    Scorekeeper,
+    Submission,
+)
 
 
 @admin.register(PlayerKey)
@@ -45,3 +53,14 @@ class ImportJobAdmin(admin.ModelAdmin):
     list_display = ["event", "status", "done", "total", "created_at", "finished_at"]
     list_filter = ["status"]
     readonly_fields = ["status", "done", "total", "report", "error", "finished_at"]
+
+
+@admin.register(DiscardReview)
+class DiscardReviewAdmin(admin.ModelAdmin):
+    list_display = ["table", "submission", "status", "created_at"]
+    list_filter = ["status", "event"]
+    raw_id_fields = ["submission", "event", "table"]
+    readonly_fields = ["created_at"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # made by the review task from the stored record

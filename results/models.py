@@ -276,3 +276,47 @@ class ImportJob(ProgressMixin, models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.get_status_display()} {self.done}/{self.total}"
+
+
+class DiscardReview(models.Model):
+    """The discard review of a stored whole-game record (``games.cribbage.review_game``): one
+    per submission that carries a record, made by a Celery task after the submission commits.
+
+    ``review`` is ``GameReview.to_dict()`` plus ``entries`` (the entry id of each record
+    player, or None when the record's player cannot be matched to the table's seats).
+    """
+
+    class Status(models.TextChoices):
+        DONE = "done", _("Reviewed")
+        REFUSED = "refused", _("The record does not verify")
+
+    submission = models.OneToOneField(
+        Submission,
+        on_delete=models.CASCADE,
+        related_name="discard_review",
+        verbose_name=_("submission"),
+    )
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="discard_reviews",
+        verbose_name=_("event"),
+    )
+    table = models.ForeignKey(
+        "tournaments.Table",
+        on_delete=models.CASCADE,
+        related_name="discard_reviews",
+        verbose_name=_("table"),
+    )
+    status = models.CharField(_("status"), max_length=8, choices=Status)
+    review = models.JSONField(_("review"), null=True, blank=True)
+    created_at = models.DateTimeField(_("reviewed at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "table", "-created_at", "-pk"]
+        verbose_name = _("discard review")
+        verbose_name_plural = _("discard reviews")
+        indexes = [models.Index(fields=["event", "table"])]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.get_status_display()}"

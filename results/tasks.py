@@ -19,3 +19,12 @@ def run_import(job_id: int) -> str:
     from . import services
 
     return services.run_import_job(job_id).status
+
+
+@shared_task(name="results.review_record", acks_late=True)
+def review_record(submission_id: int) -> str | None:
+    """Review the discards of a submission's whole-game record (``services.review``)."""
+    from .services.review import review_submission
+
+    review = review_submission(submission_id)
+    return review.status if review is not None else None

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from pegboard.errors import ServiceError
 
-from . import selectors, services
+from . import reviews, selectors, services
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
@@ -74,6 +74,7 @@ def _player_context(key: str, entry, here, **forms) -> dict:
         "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
         "deals": _deal_formset(None, entry) if forms.get("deals") is None else forms["deals"],
         "games": selectors.my_games(entry),
+        "discard_reviews": reviews.player_reviews(entry),
     }
 
 
@@ -232,6 +233,7 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         "import_form": form or ImportForm(),
         "import_report": report,
         "latest_game": selectors.latest_game_number(event),
+        "missed_points": reviews.missed_points_leaders(event) if role == "td" else [],
     }
 
 

@@ -18,42 +18,68 @@ from .cards import (
     parse_cards,
 )
 from .claim import CLAIM_KINDS, ClaimCheck, check_claim
+from .discard import (
+    ADVICE_ERROR_CODES,
+    AdviceError,
+    DiscardAdvice,
+    DiscardOption,
+    advise_discard,
+)
 from .fast import hand_total, score_tables
 from .game import PROBLEM_CODES, GameEvent, GameReport, Loser, Problem, verify_game
 from .hand import HandScore, his_heels, score_hand
 from .play import PlayScore, score_play
+from .review import (
+    REVIEW_ERROR_CODES,
+    DiscardDecision,
+    GameReview,
+    PlayerReview,
+    ReviewError,
+    review_game,
+)
 from .rules import SKUNK_LINES, SKUNK_NAMES, TARGETS, skunk_level, skunk_name
 from .schema import GAME_RECORD_SCHEMA
 from .scoring import ScoreItem, format_breakdown
 from .simulate import simulate_game
 
 __all__ = [
+    "ADVICE_ERROR_CODES",
     "CLAIM_KINDS",
     "DECK",
     "ERROR_CODES",
     "GAME_RECORD_SCHEMA",
     "PROBLEM_CODES",
+    "REVIEW_ERROR_CODES",
     "SKUNK_LINES",
     "SKUNK_NAMES",
     "SUITS",
     "TARGETS",
+    "AdviceError",
     "Card",
     "CardError",
     "ClaimCheck",
     "CribbageError",
+    "DiscardAdvice",
+    "DiscardDecision",
+    "DiscardOption",
     "GameEvent",
     "GameReport",
+    "GameReview",
     "HandScore",
     "Loser",
     "PlayScore",
+    "PlayerReview",
     "Problem",
+    "ReviewError",
     "ScoreItem",
+    "advise_discard",
     "check_claim",
     "format_breakdown",
     "hand_total",
     "his_heels",
     "parse_card",
     "parse_cards",
+    "review_game",
     "score_hand",
     "score_play",
     "score_tables",

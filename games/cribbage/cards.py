@@ -62,7 +62,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_suit": "a card suit other than S H D C (params: suit)",
     "bad_cards": "cards that are neither text nor a list (params: text)",
     "duplicate_card": "a card given twice (params: card, what: hand and starter, pile...)",
-    "wrong_count": "a hand or crib not of 4 cards, a starter not of 1 (params: what, count)",
+    "wrong_count": "a hand or crib not of 4 cards, a starter not of 1 (params: what, count),"
+    " the cards dealt not 6 (2 players) or 5 (what: dealt, count, expected, players)",
     "empty_pile": "a pegging pile with no card",
     "pile_over_31": "a pegging pile whose count passes 31 (params: count, card)",
     "unknown_target": "a game length other than 121 or 61 (params: target, allowed)",
@@ -71,7 +72,9 @@ ERROR_CODES: dict[str, str] = {
     "unknown_claim_kind": "a claim kind other than hand, crib or play (params: kind)",
     "bad_claim_points": "claimed points not a whole number >= 0 (params: claimed)",
     "starter_missing": "a hand or crib claim without the starter (params: what)",
-    "bad_player_count": "a simulated game not of 2, 3 or 4 players (params: players)",
+    "bad_player_count": "a game not of 2, 3 or 4 players (params: players)",
+    "too_many_seen": "the discard advisor: so many cards seen that the crib and the starter"
+    " cannot be filled (params: count, needed)",
 }
 """Stable codes of `CribbageError` / `CardError` with their meaning; README.md lists them."""
 

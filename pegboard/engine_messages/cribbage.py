@@ -24,10 +24,12 @@ ERROR_MESSAGES: dict[str, Template] = {
     "duplicate_card:hand and starter": _("%(card)s appears twice in the hand and starter."),
     "duplicate_card:crib and starter": _("%(card)s appears twice in the crib and starter."),
     "duplicate_card:pile": _("%(card)s appears twice in the pile."),
+    "duplicate_card:dealt": _("%(card)s is given twice among the cards dealt and seen."),
     "duplicate_card": _("%(card)s appears twice."),
     "wrong_count:hand": _("A hand has 4 cards after the discard, not %(count)s."),
     "wrong_count:crib": _("A crib has 4 cards, not %(count)s."),
     "wrong_count:starter": _("The starter is one card, not %(count)s."),
+    "wrong_count:dealt": _("%(players)s players are dealt %(expected)s cards each, not %(count)s."),
     "wrong_count": _("Wrong number of cards: %(count)s."),
     "empty_pile": _("The pile is empty: give the cards laid since the count was reset."),
     "pile_over_31": _("The count passes 31 (%(count)s) when %(card)s is laid."),
@@ -40,6 +42,9 @@ ERROR_MESSAGES: dict[str, Template] = {
     "starter_missing:crib": _("A crib is counted with the starter: give the starter."),
     "starter_missing": _("Give the starter."),
     "bad_player_count": _("Cribbage is played by 2, 3 or 4 players, not %(players)s."),
+    "too_many_seen": _(
+        "Only %(count)s cards are unseen: the crib and the starter need %(needed)s."
+    ),
 }
 """Templates of ``CribbageError.code`` (``games.cribbage.ERROR_CODES``)."""
 

@@ -21,6 +21,7 @@ from tournaments.services.results import audit_values, check_result
 from ..models import Dispute, Submission
 from ._common import _audit, _confirm, _locked_table
 from .keys import entry_for_key, throttle
+from .review import is_game_record, queue_review
 
 
 class RecordError(ServiceError):
@@ -170,6 +171,8 @@ def submit(
         latest_mine.status = Submission.Status.SUPERSEDED
         latest_mine.save(update_fields=["status"])
     mine.save()
+    if is_game_record(mine.record):
+        queue_review(mine.pk)  # the discard review, by Celery after the commit
     _audit(event, table, action="submitted", entry=entry, new=audit_values(mine, table))
 
     opponent_id = next(iter(seats - {entry.pk}))

@@ -8,7 +8,18 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.cribbage import CardError, format_breakdown, score_hand, score_play, verify_game
+from games.cribbage import (
+    AdviceError,
+    CardError,
+    ReviewError,
+    advise_discard,
+    format_breakdown,
+    review_game,
+    score_hand,
+    score_play,
+    verify_game,
+)
+from games.cribbage.discard import format_advice
 
 
 class Command(BaseCommand):
@@ -16,7 +27,9 @@ class Command(BaseCommand):
         "Cribbage counts with their breakdown. Examples:\n"
         "  manage.py cribbage hand 5H 5C 5S JD --starter 5D [--crib]\n"
         "  manage.py cribbage play 7H 8C 7D [--last]\n"
-        "  manage.py cribbage game record.json"
+        "  manage.py cribbage game record.json\n"
+        "  manage.py cribbage discard 5H 5D JS 6C 4H KD [--dealer] [--players 2] [--seen '2C 9S']\n"
+        "  manage.py cribbage review record.json"
     )
 
     def add_arguments(self, parser):
@@ -31,6 +44,17 @@ class Command(BaseCommand):
         game = sub.add_parser("game", help="Verify a whole-game JSON record.")
         game.add_argument("path", help="A JSON file (games/cribbage/README.md), or - for stdin")
         game.add_argument("--json", action="store_true", help="Print the whole report as JSON")
+        discard = sub.add_parser(
+            "discard", help="Rank every discard by expected points (uniform over unseen cards)."
+        )
+        discard.add_argument("cards", nargs="+", help="The cards dealt: 6 (2 players) or 5")
+        discard.add_argument("--dealer", action="store_true", help="The crib is yours")
+        discard.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+        discard.add_argument("--seen", default="", help="Other cards out of play")
+        discard.add_argument("--json", action="store_true", help="Print the advice as JSON")
+        review = sub.add_parser("review", help="Review every recorded discard of a game record.")
+        review.add_argument("path", help="A JSON file (games/cribbage/README.md), or - for stdin")
+        review.add_argument("--json", action="store_true", help="Print the review as JSON")
 
     def handle(self, *args, what: str, **options):
         try:
@@ -47,10 +71,60 @@ class Command(BaseCommand):
                 score = score_play(" ".join(options["cards"]), last=options["last"])
                 self.stdout.write(f"count {score.count}")
                 self.stdout.write("\n".join(format_breakdown(score)))
+            elif what == "discard":
+                advice = advise_discard(
+                    " ".join(options["cards"]),
+                    dealer=options["dealer"],
+                    players=options["players"],
+                    seen=options["seen"],
+                )
+                if options["json"]:
+                    self.stdout.write(json.dumps(advice.to_dict(), ensure_ascii=False, indent=2))
+                else:
+                    self.stdout.write("\n".join(format_advice(advice)))
+            elif what == "review":
+                self._review(options["path"], as_json=options["json"])
             else:
                 self._game(options["path"], as_json=options["json"])
+        except AdviceError as exc:
+            raise CommandError(f"[{exc.code}] {exc.message}") from None
         except CardError as exc:
             raise CommandError(str(exc)) from None
+        except ReviewError as exc:
+            first = exc.problems[0] if exc.problems else {"code": exc.code, "message": exc.message}
+            raise CommandError(
+                f"the record does not verify: [{first['code']}] {first['message']}"
+            ) from None
+
+    def _read(self, path: str):
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            return json.loads(text)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"Cannot read {path}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{path} is not JSON: {exc}") from None
+
+    def _review(self, path: str, *, as_json: bool) -> None:
+        review = review_game(self._read(path))
+        data = review.to_dict()
+        if as_json:
+            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
+            return
+        self.stdout.write("expected points given away at the discard (uniform over unseen cards)")
+        for total in data["totals"]:
+            self.stdout.write(
+                f"{total['name']}: {total['given_away']:.2f} over {total['decisions']} discards,"
+                f" {total['best_choices']} of them the best"
+            )
+        for d in data["costliest"]:
+            self.stdout.write(
+                f"- deal {d['deal'] + 1}, {data['players'][d['player']]}: threw"
+                f" {' '.join(d['discarded'])}, best {' '.join(d['best_discarded'])}"
+                f" (-{d['cost']:.2f})"
+            )
+        if data["unknown"]:
+            self.stdout.write(f"{data['unknown']} hands without their dealt cards: not reviewed")
 
     def _game(self, path: str, *, as_json: bool) -> None:
         try:
