@@ -188,6 +188,22 @@ def test_td_enters_a_game_by_keyboard_and_corrects_one_at_the_desk(
         table=tables[2], action="corrected", reason="Names swapped on the score card"
     ).exists()
 
+    # The night ends: the TD finishes it from the event page (asked first), then re-opens it
+    # for a late correction; the standings say Final, then Provisional again.
+    td.goto(f"/td/events/{event.pk}/")
+    expect(td.get_by_role("link", name="Results desk")).to_be_visible()
+    td.once("dialog", lambda dialog: dialog.accept())
+    td.get_by_role("button", name="Finish event").click()
+    expect(td.get_by_role("heading", name="Final standings")).to_be_visible()
+    event.refresh_from_db()
+    assert event.status == "finished"
+    checks.a11y(td, "TD event page: finished")
+    td.once("dialog", lambda dialog: dialog.accept())
+    td.get_by_role("button", name="Re-open event").click()
+    expect(td.get_by_role("heading", name="Provisional standings")).to_be_visible()
+    event.refresh_from_db()
+    assert event.status == "running"
+
 
 HALL = {"width": 1920, "height": 1080}  # the projector's screen
 

@@ -52,6 +52,16 @@ def test_other_pages_pass_axe_and_log_no_errors(open_page: Callable[[], Page], c
         f"/td/clubs/{event.club_id}/",
         f"/td/clubs/{event.club_id}/events/new/",
         f"/td/clubs/{event.club_id}/players/",
+        f"/td/clubs/{event.club_id}/seasons/",
+        f"/td/events/{event.pk}/games/1/",
+        f"/td/events/{event.pk}/results/",
+        f"/td/events/{event.pk}/?lang=it",
+        f"/td/events/{event.pk}/?lang=ro",
     ]:
         page.goto(url)
         checks.a11y(page, url)
+    # A season made from its page, then its edit page (dates, the Grass Roots table).
+    page.goto(f"/td/clubs/{event.club_id}/seasons/?lang=en")
+    page.get_by_role("button", name="Create the season").click()
+    expect(page.get_by_role("heading", name="Grass Roots table")).to_be_visible()
+    checks.a11y(page, "TD season page")
