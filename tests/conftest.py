@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.conf import settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -45,6 +46,17 @@ def eager_celery(request):
         yield
     finally:
         app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts and ends in English: a request in Romanian (?lang=ro) leaves its
+    language active in the thread, and a service called after it would answer in Romanian."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
