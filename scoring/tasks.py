@@ -48,3 +48,27 @@ def recompute_seasons() -> int:
     from . import seasons
 
     return sum(seasons.recompute_season(s.pk) for s in seasons.seasons_to_refresh())
+
+
+@shared_task(
+    name="scoring.update_ratings",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def update_ratings(club_id: int) -> str:
+    """Bring a club's ratings up to date (incremental when it can; idempotent)."""
+    from . import ratings
+
+    ratings.clear_queued(club_id)
+    return ratings.update_club(club_id)
+
+
+@shared_task(name="scoring.recompute_ratings", acks_late=True)
+def recompute_ratings(club_id: int) -> str:
+    """Rate every game of a club again from scratch (the TD's button)."""
+    from . import ratings
+
+    return ratings.update_club(club_id, from_scratch=True)
