@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _field import build_event  # noqa: E402 (bench/ is the script's folder)
+from _field import build_event
 
 
 def main() -> None:
