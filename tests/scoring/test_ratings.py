@@ -222,3 +222,74 @@ def test_ratings_run_on_the_seasons_queue():
 
     assert app.amqp.router.route({}, "scoring.update_ratings")["queue"].name == "seasons"
     assert EventFactory  # factories import (keeps the module's helpers honest)
+
+
+# --- Seeding draws by rating ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def rated_field():
+    """Four players of a club rated by a first night (Dan worst), entered in a new event of the
+    club in the reverse order (so entry order is not rating order)."""
+    club = ClubFactory()
+    night = event_with_field(0, status="running", club=club, date="2026-03-01")
+    names = ["Ann", "Bea", "Cal", "Dan"]
+    first = {n: EntryFactory(event=night, player__name=n) for n in names}
+    for number, pairs in enumerate(
+        [[("Ann", "Bea"), ("Cal", "Dan")], [("Ann", "Cal"), ("Bea", "Dan")]], 1
+    ):
+        round_ = RoundFactory(event=night, number=number)
+        for t, (w, lo) in enumerate(pairs, start=1):
+            table = Table.objects.create(round=round_, number=t, seat_a=first[w], seat_b=first[lo])
+            services.record_result(night, table=table, winner=first[w], loser_score=90)
+    for _repeat in range(3):  # Bea beats Cal a few times: a clear order of all four
+        round_ = RoundFactory(event=night, number=night.rounds.count() + 1)
+        table = Table.objects.create(
+            round=round_, number=1, seat_a=first["Bea"], seat_b=first["Cal"]
+        )
+        services.record_result(night, table=table, winner=first["Bea"], loser_score=80)
+    ratings.update_club(club.pk)
+    best_first = [line.name for line in ratings.club_ranking(club.pk)]
+    # Bea (4 of 5 won) is surer than Ann (2 of 2): the conservative rating puts her first.
+    assert best_first == ["Bea", "Ann", "Cal", "Dan"]
+    return club, {n: first[n].player for n in best_first}
+
+
+def test_the_first_swiss_game_is_seeded_by_rating(rated_field):
+    from tournaments import pairing_bridge
+
+    club, players = rated_field
+    event = EventFactory(club=club, pairing=Event.Pairing.SWISS, seed_by_rating=True)
+    entries = {n: EntryFactory(event=event, player=players[n]) for n in reversed(players)}
+    order, _scores = pairing_bridge.swiss_order(event, [e.pk for e in entries.values()])
+    assert order == [entries[n].pk for n in players]  # best rated first
+    # Unchanged by default: unranked players in entry order.
+    event.seed_by_rating = False
+    order, _scores = pairing_bridge.swiss_order(event, [e.pk for e in entries.values()])
+    assert order == sorted(e.pk for e in entries.values())
+
+
+def test_a_drawn_playoff_is_seeded_by_rating(rated_field):
+    club, players = rated_field
+    event = EventFactory(club=club, kind=Event.Kind.PLAYOFF_ONLY, seed_by_rating=True)
+    entries = {
+        n: EntryFactory(event=event, player=players[n], checked_in=True) for n in reversed(players)
+    }
+    bracket = services.create_playoff(event, source="draw")
+    assert bracket.seeds == [entries[n].pk for n in players]  # best rated first
+    # Seed 1 meets seed 4 in round one.
+    first = bracket.matches.filter(round=1).order_by("number").first()
+    assert {first.seat_a_id, first.seat_b_id} == {entries["Bea"].pk, entries["Dan"].pk}
+
+
+def test_rating_and_a_named_ranking_do_not_mix(rated_field):
+    from pegboard.errors import ServiceError
+
+    club, players = rated_field
+    other = EventFactory(club=club)
+    event = EventFactory(club=club, kind=Event.Kind.PLAYOFF_ONLY)
+    for player in players.values():
+        EntryFactory(event=event, player=player, checked_in=True)
+    with pytest.raises(ServiceError) as caught:
+        services.create_playoff(event, source="draw", by_rating=True, ranking_event=other)
+    assert caught.value.code == "ranking_and_rating"
