@@ -16,9 +16,6 @@ class ScoringConfig(AppConfig):
         hooks.results_changed_signal.connect(
             services.on_results_changed, dispatch_uid="scoring.queue_standings"
         )
-        hooks.results_changed_signal.connect(
-            ratings.on_results_changed, dispatch_uid="scoring.queue_ratings"
-        )
         hooks.register_rating_provider(ratings.entry_ratings)
         hooks.players_merged_signal.connect(
             seasons.on_players_merged, dispatch_uid="scoring.merge_ledgers"

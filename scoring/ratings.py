@@ -247,24 +247,6 @@ def _queued_key(club_id: int) -> str:
     return f"ratings:queued:{club_id}"
 
 
-def queue_ratings(club_id: int) -> None:
-    """Update the club's ratings once the current transaction commits (one run per club per
-    transaction; while a run is queued and not started, further results ride on it)."""
-    connection_ = transaction.get_connection()
-    if connection_.in_atomic_block and any(
-        getattr(callback, "ratings_club_id", None) == club_id
-        for _sids, callback, _robust in connection_.run_on_commit
-    ):
-        return
-
-    def send() -> None:
-        send_update(club_id)
-
-    send.ratings_club_id = club_id  # type: ignore[attr-defined]
-    # robust: the result is committed; a broker hiccup is logged, the next result catches up.
-    transaction.on_commit(send, robust=True)
-
-
 def send_update(club_id: int) -> bool:
     """Send the ratings task now unless one is already queued for the club; True if sent."""
     from django.conf import settings
@@ -297,13 +279,17 @@ def clear_queued(club_id: int) -> None:
         log.warning("ratings: could not clear the queued flag (%s)", exc)
 
 
-def on_results_changed(sender, *, event_id: int, **kwargs) -> None:
-    """Receiver of ``tournaments.hooks.results_changed_signal``: queue the club's ratings."""
+def queue_for_event(event_id: int) -> bool:
+    """Queue the ratings of the event's club (after the event's standings run); never raises:
+    a lost message is caught up by the next result, or the TD's recompute."""
     from tournaments.models import Event
 
-    club_id = Event.objects.filter(pk=event_id).values_list("club_id", flat=True).first()
-    if club_id is not None:
-        queue_ratings(club_id)
+    try:
+        club_id = Event.objects.filter(pk=event_id).values_list("club_id", flat=True).first()
+    except Exception as exc:
+        log.warning("ratings: could not read event %s (%s)", event_id, exc)
+        return False
+    return club_id is not None and send_update(club_id)
 
 
 def is_provisional(games: int, sigma: float) -> bool:

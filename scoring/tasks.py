@@ -18,8 +18,14 @@ from . import services
     max_retries=5,
 )
 def recompute_standings(event_id: int) -> int:
-    """Rebuild an event's standings table (idempotent; safe to retry)."""
-    return services.recompute_standings(event_id)
+    """Rebuild an event's standings table (idempotent; safe to retry), then queue the club's
+    ratings: every changed result comes through here, and one message per standings run
+    (not per result) keeps the ratings coalesced as the standings are."""
+    from . import ratings
+
+    written = services.recompute_standings(event_id)
+    ratings.queue_for_event(event_id)
+    return written
 
 
 @shared_task(name="scoring.sweep_standings", ignore_result=True)
