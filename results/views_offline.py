@@ -20,6 +20,10 @@ from django.views.decorators.http import require_GET
 
 from .views import _entry_or_404
 
+# Where the service worker keeps a report whose POST failed (a cache entry per page path);
+# static/js/offline.js reads it from there.
+OUTBOX = "/k/_outbox"
+
 
 @require_GET
 @cache_control(no_cache=True)  # a new worker must reach the phones as soon as it is deployed
@@ -27,7 +31,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """``/k/sw.js``: the service worker of the private-link pages (scope ``/k/``)."""
     from django.template.loader import render_to_string
 
-    body = render_to_string("results/sw.js", {"static_prefix": static("")})
+    context = {"static_prefix": static(""), "outbox": OUTBOX}
+    body = render_to_string("results/sw.js", context)
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = reverse("player-sw").rsplit("/", 1)[0] + "/"
     return response

@@ -103,11 +103,33 @@
     return true;
   }
 
+  // A report the service worker caught failing (the phone thought it was online) waits in
+  // its cache: keep it with ours, then carry on as with any report kept offline.
+  function adoptCaught() {
+    if (!window.caches || !words.outbox) return Promise.resolve();
+    var key = words.outbox + location.pathname;
+    return caches.match(key).then(function (hit) {
+      if (!hit) return;
+      return hit.text().then(function (body) {
+        var s = store();
+        if (s && body) s.setItem(outboxKey, JSON.stringify({url: location.pathname, body: body}));
+        return caches.keys().then(function (names) {
+          return Promise.all(names.map(function (name) {
+            return caches.open(name).then(function (cache) { return cache.delete(key); });
+          }));
+        });
+      });
+    }).catch(function () { /* no cache: nothing was caught */ });
+  }
+
   window.addEventListener("online", function () { showState(); flush(); });
   window.addEventListener("offline", showState);
 
   if (!afterSend()) showState();
-  flush();
+  adoptCaught().then(function () {
+    if (pending()) showState();
+    flush();
+  });
 
   // The page and its files are kept by the service worker, so the page opens offline.
   if ("serviceWorker" in navigator && words.sw) {

@@ -70,3 +70,31 @@ def test_a_report_made_offline_is_sent_once_when_back_online(open_page: Callable
     page.reload()
     expect(page.locator("#game-card")).to_contain_text("Reported: you won, 95.")
     assert Submission.objects.filter(table=table).count() == 1
+
+
+def test_a_report_lost_on_wifi_without_internet_is_kept_and_sent(
+    open_page: Callable[[], Page], checks
+):
+    """The phone believes it is online (Wi-Fi without internet), so the form posts as usual;
+    the POST fails and the service worker keeps it and shows the kept page, which then says
+    the report is saved on the phone, and sends it when the connection returns."""
+    event = club_night(4)
+    table = played_tables(event)[0]
+    page = open_page()
+    page.goto(f"/k/{result_services.key_for(table.seat_a).key}/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("caches.match(location.pathname).then((hit) => !!hit)")
+    page.context.set_offline(True)
+    # What a phone on a hall's dead Wi-Fi reports: "online".
+    page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")
+    report = page.locator("form.report-form")
+    report.locator("label", has_text="I won").click()
+    report.get_by_label("Loser's score").fill("88")
+    report.get_by_role("button", name="Report the result").click()
+    expect(page.locator("#offline-status")).to_contain_text("Saved on this phone")
+    assert not Submission.objects.filter(table=table).exists()
+    page.context.set_offline(False)
+    page.reload()  # the page opens again with the connection back: the kept report goes
+    expect(page.locator("#offline-status")).to_contain_text("Your saved report was sent")
+    expect(page.locator("#game-card")).to_contain_text("Reported: you won, 88.")
+    assert Submission.objects.filter(table=table).count() == 1

@@ -3,10 +3,14 @@
  * Pages: from the network, kept in the cache as they come; offline, the kept copy.
  * Static files: the same, network first, the kept copy offline.
  * HTMX polls of a page: offline, "nothing changed" (204), so the page stays as it is.
- * Reports (POST) are never touched here: static/js/offline.js keeps them on the phone.
+ * Reports (POST): offline.js keeps a report made while the phone knows it is offline. One
+ * that fails while the phone believes it is online (Wi-Fi without internet) is kept here,
+ * under OUTBOX + the page's path, and the page is shown again from the cache; offline.js
+ * finds the report there and sends it when the connection returns.
  */
 const CACHE = "pegboard-k-v1";
 const STATIC = "{{ static_prefix|escapejs }}";
+const OUTBOX = "{{ outbox|escapejs }}";
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -32,9 +36,17 @@ function fromCache(request) {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && request.mode === "navigate") {
+    const copy = request.clone();
+    // Kept, then "see other" the page, as the server would: its GET comes from the cache.
+    event.respondWith(fetch(request).catch(() => copy.text().then((body) => caches.open(CACHE)
+      .then((cache) => cache.put(OUTBOX + url.pathname, new Response(body)))
+      .then(() => Response.redirect(url.href, 303)))));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (url.pathname.startsWith(STATIC)) {
     // Network first (a file changed in development keeps its name); the kept copy offline.
     event.respondWith(fetch(request).then((response) => {
