@@ -41,9 +41,13 @@ self.addEventListener("fetch", (event) => {
   if (request.method === "POST" && request.mode === "navigate") {
     const copy = request.clone();
     // Kept, then "see other" the page, as the server would: its GET comes from the cache.
-    event.respondWith(fetch(request).catch(() => copy.text().then((body) => caches.open(CACHE)
-      .then((cache) => cache.put(OUTBOX + url.pathname, new Response(body)))
-      .then(() => Response.redirect(url.href, 303)))));
+    // Only a report is kept (a confirmation or a dispute needs the opponent's state now).
+    event.respondWith(fetch(request).catch(() => copy.text().then((body) => {
+      const action = new URLSearchParams(body).get("action") || "report";
+      const keep = action !== "report" ? Promise.resolve() : caches.open(CACHE)
+        .then((cache) => cache.put(OUTBOX + url.pathname, new Response(body)));
+      return keep.then(() => Response.redirect(url.href, 303));
+    })));
     return;
   }
   if (request.method !== "GET") return;
