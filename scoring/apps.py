@@ -18,6 +18,9 @@ class ScoringConfig(AppConfig):
         )
         hooks.register_rating_provider(ratings.entry_ratings)
         hooks.players_merged_signal.connect(
+            ratings.on_players_merged, dispatch_uid="scoring.merge_ratings"
+        )
+        hooks.players_merged_signal.connect(
             seasons.on_players_merged, dispatch_uid="scoring.merge_ledgers"
         )
         hooks.register_ranking_provider(selectors.current_ranking)

@@ -292,6 +292,18 @@ def queue_for_event(event_id: int) -> bool:
     return club_id is not None and send_update(club_id)
 
 
+def on_players_merged(sender, *, kept_id: int, merged_id: int, **kwargs) -> None:
+    """Receiver of ``tournaments.hooks.players_merged_signal``: the clubs where either player
+    is rated are rated again once the merge commits (their games now have one player)."""
+    clubs = set(
+        PlayerRating.objects.filter(player_id__in=[kept_id, merged_id]).values_list(
+            "club_id", flat=True
+        )
+    )
+    for club_id in sorted(clubs):
+        transaction.on_commit(lambda club_id=club_id: send_update(club_id), robust=True)
+
+
 def is_provisional(games: int, sigma: float) -> bool:
     """Whether a rating rests on too few games to be trusted yet."""
     return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA

@@ -293,3 +293,23 @@ def test_rating_and_a_named_ranking_do_not_mix(rated_field):
     with pytest.raises(ServiceError) as caught:
         services.create_playoff(event, source="draw", by_rating=True, ranking_event=other)
     assert caught.value.code == "ranking_and_rating"
+
+
+def test_merging_two_records_of_one_player_rates_the_club_again(
+    django_capture_on_commit_callbacks,
+):
+    club = ClubFactory()
+    first = event_with_field(2, status="running", club=club, date="2026-04-01")
+    second = event_with_field(2, status="running", club=club, date="2026-04-08")
+    rng = random.Random(5)
+    play_game(first, 1, rng)
+    play_game(second, 1, rng)
+    ratings.update_club(club.pk)
+    keep = first.entries.order_by("pk").first().player
+    merged = second.entries.order_by("pk").first().player
+    with django_capture_on_commit_callbacks(execute=True):
+        services.merge_players(club, keep=keep, merged=merged)
+    rating = PlayerRating.objects.get(club=club, player=keep)
+    assert rating.games == 2  # both records' games, now one player's
+    assert not PlayerRating.objects.filter(player_id=merged.pk).exists()
+    assert RatingState.objects.get(club=club).full_runs == 2
