@@ -256,6 +256,8 @@ CELERY_TASK_ROUTES = {
     "scoring.sweep_standings": {"queue": "standings"},
     "scoring.recompute_season": {"queue": "seasons"},
     "scoring.recompute_seasons": {"queue": "seasons"},
+    "scoring.update_ratings": {"queue": "seasons"},  # club-wide, like the season ledgers
+    "scoring.recompute_ratings": {"queue": "seasons"},
     "results.build_printables": {"queue": "printables"},
     "results.run_import": {"queue": "imports"},
 }

@@ -85,6 +85,7 @@ EVENT_FIELDS = (
     "confirmation",
     "entrants",
     "language",
+    "seed_by_rating",
     "tiebreakers",
     "table_size",
     "min_table_size",
@@ -745,6 +746,7 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
         language=check.choice(
             data, "language", path, ["", *(code for code, _name in settings.LANGUAGES)], ""
         ),
+        seed_by_rating=check.bool(data, "seed_by_rating", path, False),
         tiebreakers=chain,
         table_size=check.int(data, "table_size", path, low=3, high=6),
         min_table_size=check.int(data, "min_table_size", path, low=3, high=6),

@@ -38,3 +38,11 @@ urlpatterns += [
     ),
     path("td/clubs/<int:club_id>/import/", views_archive.td_club_import, name="td-club-import"),
 ]
+
+# The private-link page as an installable web app (manifest, service worker over /k/).
+from . import views_offline  # noqa: E402
+
+urlpatterns += [
+    path("k/sw.js", views_offline.service_worker, name="player-sw"),
+    path("k/<str:key>/manifest.webmanifest", views_offline.manifest, name="player-manifest"),
+]

@@ -115,3 +115,34 @@ class StandingsStatusAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+# Club ratings: written by the ratings job only (scoring.ratings), read here.
+from .models import PlayerRating, RatingHistory, RatingState  # noqa: E402
+
+
+class _JobWritten(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(_JobWritten):
+    list_display = ["club", "player", "mu", "sigma", "games"]
+    list_filter = ["club"]
+    list_select_related = ["club", "player"]
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(_JobWritten):
+    list_display = ["club", "player", "event", "mu", "sigma", "games"]
+    list_filter = ["club"]
+    list_select_related = ["club", "player", "event"]
+
+
+@admin.register(RatingState)
+class RatingStateAdmin(_JobWritten):
+    list_display = ["club", "games", "full_runs", "computed_at"]

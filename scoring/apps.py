@@ -11,10 +11,14 @@ class ScoringConfig(AppConfig):
         # never imports scoring, so the wiring happens here.
         from tournaments import hooks
 
-        from . import seasons, selectors, services
+        from . import ratings, seasons, selectors, services
 
         hooks.results_changed_signal.connect(
             services.on_results_changed, dispatch_uid="scoring.queue_standings"
+        )
+        hooks.register_rating_provider(ratings.entry_ratings)
+        hooks.players_merged_signal.connect(
+            ratings.on_players_merged, dispatch_uid="scoring.merge_ratings"
         )
         hooks.players_merged_signal.connect(
             seasons.on_players_merged, dispatch_uid="scoring.merge_ledgers"

@@ -292,3 +292,92 @@ class SeasonLedger(models.Model):
     @property
     def win_percentage(self) -> float:
         return round(100 * self.games_won / self.games_played, 1) if self.games_played else 0.0
+
+
+# --- Club ratings (scoring.ratings) ---------------------------------------------------------------
+
+
+class PlayerRating(models.Model):
+    """A player's current club rating (OpenSkill Plackett-Luce): mean ``mu`` and uncertainty
+    ``sigma``, written only by the ratings job (:mod:`scoring.ratings`)."""
+
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    player = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("player"),
+    )
+    mu = models.FloatField(_("rating (mean)"))
+    sigma = models.FloatField(_("uncertainty"))
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+
+    class Meta:
+        ordering = ["club", "-mu"]
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_rating_per_club_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club_id}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+
+class RatingHistory(models.Model):
+    """A player's club rating after their last rated game of an event."""
+
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    player = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.CASCADE,
+        related_name="rating_history",
+        verbose_name=_("player"),
+    )
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="+", verbose_name=_("event")
+    )
+    mu = models.FloatField(_("rating (mean)"))
+    sigma = models.FloatField(_("uncertainty"))
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+
+    class Meta:
+        ordering = ["club", "player", "event"]
+        verbose_name = _("rating history line")
+        verbose_name_plural = _("rating history")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "player", "event"], name="one_rating_line_per_event"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} after {self.event_id}: {self.mu:.1f}"
+
+
+class RatingState(models.Model):
+    """How far a club's ratings have read its games: the count and digest of the games
+    processed, in order. The next run continues after them only if that prefix is unchanged."""
+
+    club = models.OneToOneField(
+        "tournaments.Club",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("club"),
+    )
+    games = models.PositiveIntegerField(_("games processed"), default=0)
+    digest = models.CharField(_("digest"), max_length=64, blank=True, editable=False)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+    full_runs = models.PositiveIntegerField(_("recomputes from scratch"), default=0)
+
+    class Meta:
+        verbose_name = _("rating state")
+        verbose_name_plural = _("rating states")
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.games} games"

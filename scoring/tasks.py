@@ -18,8 +18,14 @@ from . import services
     max_retries=5,
 )
 def recompute_standings(event_id: int) -> int:
-    """Rebuild an event's standings table (idempotent; safe to retry)."""
-    return services.recompute_standings(event_id)
+    """Rebuild an event's standings table (idempotent; safe to retry), then queue the club's
+    ratings: every changed result comes through here, and one message per standings run
+    (not per result) keeps the ratings coalesced as the standings are."""
+    from . import ratings
+
+    written = services.recompute_standings(event_id)
+    ratings.queue_for_event(event_id)
+    return written
 
 
 @shared_task(name="scoring.sweep_standings", ignore_result=True)
@@ -48,3 +54,27 @@ def recompute_seasons() -> int:
     from . import seasons
 
     return sum(seasons.recompute_season(s.pk) for s in seasons.seasons_to_refresh())
+
+
+@shared_task(
+    name="scoring.update_ratings",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def update_ratings(club_id: int) -> str:
+    """Bring a club's ratings up to date (incremental when it can; idempotent)."""
+    from . import ratings
+
+    ratings.clear_queued(club_id)
+    return ratings.update_club(club_id)
+
+
+@shared_task(name="scoring.recompute_ratings", acks_late=True)
+def recompute_ratings(club_id: int) -> str:
+    """Rate every game of a club again from scratch (the TD's button)."""
+    from . import ratings
+
+    return ratings.update_club(club_id, from_scratch=True)

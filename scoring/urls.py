@@ -52,3 +52,15 @@ urlpatterns += [
     ),
     path("clubs/<int:club_id>/archive/", views_export.club_archive, name="club-archive"),
 ]
+
+# Club ratings (scoring.ratings).
+from . import views_ratings  # noqa: E402
+
+urlpatterns += [
+    path("clubs/<int:club_id>/ratings/", views_ratings.club_ratings, name="club-ratings"),
+    path(
+        "clubs/<int:club_id>/ratings/recompute/",
+        views_ratings.club_ratings_recompute,
+        name="club-ratings-recompute",
+    ),
+]

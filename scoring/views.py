@@ -408,5 +408,12 @@ def player_ledgers(request: HttpRequest, player_id: int) -> HttpResponse:
     if player is None:
         raise Http404("No such player.")
     lines = player.ledgers.select_related("season__club").order_by("-season__start")
-    context = {"player": player, "lines": lines, "lifetime": lifetime_totals(player.pk)}
+    from .ratings import player_history
+
+    context = {
+        "player": player,
+        "lines": lines,
+        "lifetime": lifetime_totals(player.pk),
+        "ratings": player_history(player.pk),
+    }
     return render(request, "scoring/player.html", context)

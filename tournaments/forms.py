@@ -276,6 +276,11 @@ class PlayoffForm(ServiceForm):
     confirm_lots = forms.BooleanField(
         label=_("Confirm the cut by the draw of lots"), required=False
     )
+    by_rating = forms.BooleanField(
+        label=_("Seed by club rating"),
+        required=False,
+        help_text=_("Random draw only: seed the bracket by the players' club ratings."),
+    )
 
     def __init__(self, *args, event: Event, **kwargs):
         kwargs.setdefault(
@@ -286,6 +291,7 @@ class PlayoffForm(ServiceForm):
                 else Bracket.Source.DRAW,
                 "best_of": "3",
                 "double_elimination": event.kind == Event.Kind.INTERNET,
+                "by_rating": event.seed_by_rating,
             },
         )
         super().__init__(*args, **kwargs)
@@ -604,6 +610,11 @@ class EventForm(ServiceForm):
         required=False,
         help_text=_("The projector and the printed cards use it; visitors can still pick theirs."),
     )
+    seed_by_rating = forms.BooleanField(
+        label=_("Seed by club rating"),
+        required=False,
+        help_text=Event._meta.get_field("seed_by_rating").help_text,
+    )
     tiebreakers = _ChainField(label=_("Ranking chain"), required=False)
     chain_game = forms.CharField(required=False, widget=forms.HiddenInput)
     seed = forms.IntegerField(
@@ -664,6 +675,7 @@ class EventForm(ServiceForm):
                 "confirmation": event.confirmation,
                 "entrants": event.entrants,
                 "language": event.language,
+                "seed_by_rating": event.seed_by_rating,
                 "tiebreakers": list(event.ranking_chain),
                 "chain_game": event.game,
                 "seed": event.seed,

@@ -124,3 +124,23 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
     if _desk_provider is None:
         return DeskMarks(tables={})
     return _desk_provider(event_id, round_id)
+
+
+# --- Club ratings, for seeding draws by rating ----------------------------------------------------
+
+RatingProvider = Callable[[int], dict[int, float]]
+_rating_provider: RatingProvider | None = None
+
+
+def register_rating_provider(provider: RatingProvider) -> None:
+    """Called once by the scoring app: each entry of an event by its player's club rating."""
+    global _rating_provider
+    _rating_provider = provider
+
+
+def entry_ratings(event_id: int) -> dict[int, float]:
+    """Entry id -> the player's conservative club rating (higher is better); empty when no
+    ratings are kept (no provider), so a draw seeded by rating falls back to its own order."""
+    if _rating_provider is None:
+        return {}
+    return _rating_provider(event_id)

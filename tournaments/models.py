@@ -295,6 +295,14 @@ class Event(models.Model):
             "sessions_won, best_session. Empty: the game's own chain."
         ),
     )
+    seed_by_rating = models.BooleanField(
+        _("seed by club rating"),
+        default=False,
+        help_text=_(
+            "Swiss: the first game's order, and players level in the standings, go by club "
+            "rating. A drawn playoff is seeded by club rating instead of drawn at random."
+        ),
+    )
     # Counts every change the standings depend on (hooks.results_changed bumps it in the
     # writer's transaction), so the standings job can tell whether it is behind.
     results_version = models.PositiveBigIntegerField(

@@ -155,8 +155,23 @@ def swiss_order(event: Event, players: Iterable[int]) -> tuple[list[int], dict[i
     ranked = {row.entry_id for row in ranking}
     # A late entry not yet in the standings joins at the bottom, in entry order.
     order = [row.entry_id for row in ranking] + sorted(field - ranked)
+    if event.seed_by_rating:
+        order = rating_order(event, order, {row.entry_id: row.rank for row in ranking})
     scores = {row.entry_id: row.score for row in ranking}
     return order, {pk: scores.get(pk, 0) for pk in order}
+
+
+def rating_order(event: Event, entries: list[int], ranks: Mapping[int, int]) -> list[int]:
+    """``entries`` by ``ranks`` (the unranked last), players level there by club rating,
+    highest first (the scoring app's provider; no ratings: the order given is kept).
+
+    The first Swiss game (nobody ranked yet) is then seeded by rating, top half against
+    bottom half, and players tied in the standings are ordered by rating, not by entry.
+    """
+    ratings = hooks.entry_ratings(event.pk)
+    last = max(ranks.values(), default=0) + 1
+    # sorted() is stable: equal ratings (two newcomers) keep the order they came in.
+    return sorted(entries, key=lambda e: (ranks.get(e, last), -ratings.get(e, 0.0)))
 
 
 # --- Seating a game ------------------------------------------------------------------------------

@@ -134,16 +134,6 @@ def submit(
         event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
     )
     report = _check_record(record, strict=strict_record)
-    # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
-    # changed by the TD with a reason; a player can still flag a dispute.
-    if GameResult.objects.filter(table=table).exists():
-        raise ServiceError(
-            "already_confirmed",
-            _("This game is already confirmed; ask the tournament director to correct it."),
-        )
-    if Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
-        raise ServiceError("in_dispute", _("This game is with the tournament director."))
-
     mine = Submission(
         table=table,
         event=event,
@@ -160,13 +150,28 @@ def submit(
         .order_by("-created_at", "-pk")
         .first()
     )
+    recorded = GameResult.objects.filter(table=table).first()
     if (
         latest_mine is not None
         and latest_mine.status != Submission.Status.SUPERSEDED
         and latest_mine.same_outcome(mine)
+        and (recorded is None or _stands(recorded, mine))
     ):
-        # A double tap or a retry after a timeout: the stored version stands.
+        # A double tap, a retry after a timeout, or a report kept on the phone offline and
+        # sent again when the connection returned (static/js/offline.js), possibly after the
+        # opponent confirmed it: the stored version stands. (Once the TD has recorded another
+        # result, the old report is refused below, as any report would be.)
         return SubmitOutcome(latest_mine, "duplicate")
+    # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
+    # changed by the TD with a reason; a player can still flag a dispute.
+    if recorded is not None:
+        raise ServiceError(
+            "already_confirmed",
+            _("This game is already confirmed; ask the tournament director to correct it."),
+        )
+    if Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
+        raise ServiceError("in_dispute", _("This game is with the tournament director."))
+
     if latest_mine is not None:
         latest_mine.status = Submission.Status.SUPERSEDED
         latest_mine.save(update_fields=["status"])
@@ -201,6 +206,16 @@ def submit(
     why = reason.strip()[:300] or _("The two players reported different results.")
     _open_dispute(event, table, [mine, theirs], reason=why)
     return SubmitOutcome(mine, "disputed")
+
+
+def _stands(result: GameResult, version: Submission) -> bool:
+    """Whether the recorded result of a table is what ``version`` reports."""
+    forfeit = result.kind == GameResult.Kind.FORFEIT
+    return (
+        result.winner_id == version.winner_id
+        and forfeit == version.forfeit
+        and (forfeit or result.loser_score == version.loser_score)
+    )
 
 
 def _open_dispute(event, table, versions, *, reason: str) -> Dispute:

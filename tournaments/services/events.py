@@ -214,6 +214,7 @@ def create_event(
     confirmation: str = Event.Confirmation.OWN_KEYS,
     entrants: str = Event.Entrants.PLAYED,
     language: str = "",
+    seed_by_rating: bool = False,
 ) -> Event:
     """A new event of ``club``, a draft ready for entries and its first draw.
 
@@ -260,6 +261,7 @@ def create_event(
         confirmation=confirmation,
         entrants=entrants,
         language=language,
+        seed_by_rating=bool(seed_by_rating),
     )
     if seed is not None:
         event.seed = seed
@@ -286,6 +288,7 @@ SETTINGS = (
     "confirmation",
     "entrants",
     "language",
+    "seed_by_rating",
 )
 
 
@@ -363,6 +366,7 @@ def update_event_settings(event: Event, **values) -> Event:
     rerank = tuple(_stored_chain(game_kind, chain)) != tuple(event.tiebreakers or ())
     rerank = rerank or values["entrants"] != event.entrants
     event.entrants = values["entrants"]
+    event.seed_by_rating = bool(values["seed_by_rating"])
     event.name, event.date, event.game = name, values["date"], values["game"]
     event.target, event.muggins, event.seed = values["target"], values["muggins"], values["seed"]
     event.match_point_format = new_format
@@ -379,6 +383,7 @@ def update_event_settings(event: Event, **values) -> Event:
             "tiebreakers",
             "entrants",
             "language",
+            "seed_by_rating",
         ]
     )
     if rerank:

@@ -142,6 +142,7 @@ def create_playoff(
     double_elimination: bool = False,
     ranking_event: Event | None = None,
     confirm_lots: bool = False,
+    by_rating: bool | None = None,
 ) -> Bracket:
     """The playoff of an event: the cut from its qualifying ranking, or a random draw.
 
@@ -152,7 +153,9 @@ def create_playoff(
     of ``ranking_event`` (a named ranking), if given. Options as in
     :func:`tournaments.pairing.build_bracket`. Ties the chain leaves at the cut are settled by
     a recorded draw of lots, which the TD confirms (``confirm_lots``) when it decides who
-    qualifies (see :func:`_qualifying_seeds`).
+    qualifies (see :func:`_qualifying_seeds`). ``by_rating`` (default: the event's "seed by
+    club rating" setting, unless a ``ranking_event`` is named) seeds a drawn bracket by the
+    players' club ratings instead of drawing it at random.
     """
     event = locked_event(event)
     if Bracket.objects.filter(event=event).exists():
@@ -163,6 +166,14 @@ def create_playoff(
         source = Bracket.Source.QUALIFYING if event.rounds.exists() else Bracket.Source.DRAW
     if source not in Bracket.Source.values:
         raise ServiceError("bad_source", _("Unknown way to seed the playoff."), field="source")
+    if by_rating and ranking_event is not None:
+        raise ServiceError(
+            "ranking_and_rating",
+            _("Seed by club rating, or give the byes by another event's ranking: not both."),
+            field="ranking_event",
+        )
+    if by_rating is None:
+        by_rating = event.seed_by_rating and ranking_event is None
     if ranking_event is not None and ranking_event.club_id != event.club_id:
         raise ServiceError(
             "unknown_ranking", _("Choose a ranking of this club."), field="ranking_event"
@@ -201,12 +212,16 @@ def create_playoff(
                     % {"n": len(players)},
                     field="qualifiers",
                 )
-            pure = pairing.draw_playoff(
-                players,
-                seed=bracket.seed,
-                ranking=_ranking_of(event, ranking_event),
-                **bridge.bracket_options(bracket),
-            )
+            if by_rating:
+                seeded = bridge.rating_order(event, players, {})
+                pure = pairing.build_bracket(seeded, **bridge.bracket_options(bracket))
+            else:
+                pure = pairing.draw_playoff(
+                    players,
+                    seed=bracket.seed,
+                    ranking=_ranking_of(event, ranking_event),
+                    **bridge.bracket_options(bracket),
+                )
             bracket.seeds, bracket.entrants = list(pure.seeds), len(players)
     except pairing.PairingError as exc:
         raise bridge.service_error(exc, field=_PLAYOFF_FIELDS.get(exc.code)) from None
