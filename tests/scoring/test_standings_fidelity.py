@@ -30,20 +30,27 @@ def rows_by_name(event):
     ]
 
 
-def test_a_tied_groups_mark_is_on_its_first_row_by_name(django_capture_on_commit_callbacks):
+def three_tied_below_top(capture):
+    """Top won twice; Amy, Bea and Cid once each by 10, so they tie on games won and spread
+    (chain: games won, spread); five fillers lost once by 10. The entries are created in
+    reverse order of their names: the SQL window meets Cid first."""
     event = EventFactory(status=Event.Status.RUNNING, tiebreakers=["games_won", "spread"])
-    # Created in reverse order of their names: the SQL window meets Cid first.
     cid, bea, amy, top = (
         EntryFactory(event=event, player__name=n) for n in ("Cid", "Bea", "Amy", "Top")
     )
     fillers = [EntryFactory(event=event, player__name=f"Zz {i}") for i in range(5)]
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         play(event, [(top, fillers[0], 111), (amy, fillers[2], 111)])
         play(
             event,
             [(top, fillers[1], 111), (bea, fillers[3], 111), (cid, fillers[4], 111)],
             number=2,
         )
+    return event
+
+
+def test_a_tied_groups_mark_is_on_its_first_row_by_name(django_capture_on_commit_callbacks):
+    event = three_tied_below_top(django_capture_on_commit_callbacks)
     rows = rows_by_name(event)
     assert rows[0][:4] == ("Top", 1, False, "")
     # Amy, Bea and Cid tie on games won and spread: placed below Top by games won; only
@@ -81,18 +88,7 @@ def test_a_group_re_ranked_past_spread_keeps_its_top_rows_explanation(
 
 
 def test_the_api_says_what_the_page_says_of_each_row(client, django_capture_on_commit_callbacks):
-    event = EventFactory(status=Event.Status.RUNNING, tiebreakers=["games_won", "spread"])
-    cid, bea, amy, top = (
-        EntryFactory(event=event, player__name=n) for n in ("Cid", "Bea", "Amy", "Top")
-    )
-    fillers = [EntryFactory(event=event, player__name=f"Zz {i}") for i in range(5)]
-    with django_capture_on_commit_callbacks(execute=True):
-        play(event, [(top, fillers[0], 111), (amy, fillers[2], 111)])
-        play(
-            event,
-            [(top, fillers[1], 111), (bea, fillers[3], 111), (cid, fillers[4], 111)],
-            number=2,
-        )
+    event = three_tied_below_top(django_capture_on_commit_callbacks)
     api = client.get(f"/api/v1/events/{event.pk}/standings/").json()["results"]
     by_name = {row["name"]: (row["separated_by"], row["explanation"]) for row in api}
     page = {name: (sep, why) for name, _rank, _tied, sep, why in rows_by_name(event)}
