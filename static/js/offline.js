@@ -49,7 +49,9 @@
       show("warning", words.saved);
     } else if (!navigator.onLine) {
       show("secondary", words.offline);
-    } else {
+    } else if (!afterSendShown) {
+      // Online with nothing kept: no box, but the answer to a report just sent stays (an
+      // "online" event may reach the page after it reloaded to show that answer).
       show("light", "");
     }
   }
@@ -95,10 +97,13 @@
     });
   }
 
+  var afterSendShown = false;
+
   function afterSend() {
     var was = sessionStorage.getItem(sentKey);
     if (!was) return false;
     sessionStorage.removeItem(sentKey);
+    afterSendShown = true;
     show(was === "sent" ? "success" : "danger", was === "sent" ? words.sent : words.refused);
     return true;
   }
