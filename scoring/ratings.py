@@ -15,6 +15,7 @@ float64 values, so they agree exactly (tests/scoring/test_ratings.py).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from collections.abc import Iterable, Sequence
@@ -301,7 +302,7 @@ def on_players_merged(sender, *, kept_id: int, merged_id: int, **kwargs) -> None
         )
     )
     for club_id in sorted(clubs):
-        transaction.on_commit(lambda club_id=club_id: send_update(club_id), robust=True)
+        transaction.on_commit(functools.partial(send_update, club_id), robust=True)
 
 
 def is_provisional(games: int, sigma: float) -> bool:
