@@ -4,20 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('results', '0003_alter_submission_status'),
+        ("results", "0003_alter_submission_status"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='playerkey',
-            name='language',
-            field=models.CharField(blank=True, choices=[('en', 'English'), ('it', 'Italian'), ('de', 'German'), ('ro', 'Romanian')], max_length=8, verbose_name='language'),
+            model_name="playerkey",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("en", "English"),
+                    ("it", "Italian"),
+                    ("de", "German"),
+                    ("ro", "Romanian"),
+                ],
+                max_length=8,
+                verbose_name="language",
+            ),
         ),
         migrations.AddField(
-            model_name='printjob',
-            name='language',
-            field=models.CharField(blank=True, max_length=8, verbose_name='language'),
+            model_name="printjob",
+            name="language",
+            field=models.CharField(blank=True, max_length=8, verbose_name="language"),
         ),
     ]

@@ -5,29 +5,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('results', '0004_languages'),
-        ('tournaments', '0007_bracket_cut_lots'),
+        ("results", "0004_languages"),
+        ("tournaments", "0007_bracket_cut_lots"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DiscardReview',
+            name="DiscardReview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('done', 'Reviewed'), ('refused', 'The record does not verify')], max_length=8, verbose_name='status')),
-                ('review', models.JSONField(blank=True, null=True, verbose_name='review')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='reviewed at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='discard_reviews', to='tournaments.event', verbose_name='event')),
-                ('submission', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='discard_review', to='results.submission', verbose_name='submission')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='discard_reviews', to='tournaments.table', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("done", "Reviewed"), ("refused", "The record does not verify")],
+                        max_length=8,
+                        verbose_name="status",
+                    ),
+                ),
+                ("review", models.JSONField(blank=True, null=True, verbose_name="review")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="reviewed at")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="discard_reviews",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "submission",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="discard_review",
+                        to="results.submission",
+                        verbose_name="submission",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="discard_reviews",
+                        to="tournaments.table",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'discard review',
-                'verbose_name_plural': 'discard reviews',
-                'ordering': ['event', 'table', '-created_at', '-pk'],
-                'indexes': [models.Index(fields=['event', 'table'], name='results_dis_event_i_702799_idx')],
+                "verbose_name": "discard review",
+                "verbose_name_plural": "discard reviews",
+                "ordering": ["event", "table", "-created_at", "-pk"],
+                "indexes": [
+                    models.Index(fields=["event", "table"], name="results_dis_event_i_702799_idx")
+                ],
             },
         ),
     ]

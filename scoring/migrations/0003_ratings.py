@@ -5,60 +5,138 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0002_standingsstatus'),
-        ('tournaments', '0007_bracket_cut_lots'),
+        ("scoring", "0002_standingsstatus"),
+        ("tournaments", "0007_bracket_cut_lots"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingState',
+            name="RatingState",
             fields=[
-                ('club', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to='tournaments.club', verbose_name='club')),
-                ('games', models.PositiveIntegerField(default=0, verbose_name='games processed')),
-                ('digest', models.CharField(blank=True, editable=False, max_length=64, verbose_name='digest')),
-                ('computed_at', models.DateTimeField(blank=True, null=True, verbose_name='computed at')),
-                ('full_runs', models.PositiveIntegerField(default=0, verbose_name='recomputes from scratch')),
+                (
+                    "club",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
+                ("games", models.PositiveIntegerField(default=0, verbose_name="games processed")),
+                (
+                    "digest",
+                    models.CharField(
+                        blank=True, editable=False, max_length=64, verbose_name="digest"
+                    ),
+                ),
+                (
+                    "computed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="computed at"),
+                ),
+                (
+                    "full_runs",
+                    models.PositiveIntegerField(default=0, verbose_name="recomputes from scratch"),
+                ),
             ],
             options={
-                'verbose_name': 'rating state',
-                'verbose_name_plural': 'rating states',
+                "verbose_name": "rating state",
+                "verbose_name_plural": "rating states",
             },
         ),
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField(verbose_name='rating (mean)')),
-                ('sigma', models.FloatField(verbose_name='uncertainty')),
-                ('games', models.PositiveIntegerField(default=0, verbose_name='rated games')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club', verbose_name='club')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='tournaments.player', verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("mu", models.FloatField(verbose_name="rating (mean)")),
+                ("sigma", models.FloatField(verbose_name="uncertainty")),
+                ("games", models.PositiveIntegerField(default=0, verbose_name="rated games")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player rating',
-                'verbose_name_plural': 'player ratings',
-                'ordering': ['club', '-mu'],
-                'constraints': [models.UniqueConstraint(fields=('club', 'player'), name='one_rating_per_club_player')],
+                "verbose_name": "player rating",
+                "verbose_name_plural": "player ratings",
+                "ordering": ["club", "-mu"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("club", "player"), name="one_rating_per_club_player"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingHistory',
+            name="RatingHistory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField(verbose_name='rating (mean)')),
-                ('sigma', models.FloatField(verbose_name='uncertainty')),
-                ('games', models.PositiveIntegerField(default=0, verbose_name='rated games')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club', verbose_name='club')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.event', verbose_name='event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_history', to='tournaments.player', verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("mu", models.FloatField(verbose_name="rating (mean)")),
+                ("sigma", models.FloatField(verbose_name="uncertainty")),
+                ("games", models.PositiveIntegerField(default=0, verbose_name="rated games")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_history",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating history line',
-                'verbose_name_plural': 'rating history',
-                'ordering': ['club', 'player', 'event'],
-                'constraints': [models.UniqueConstraint(fields=('club', 'player', 'event'), name='one_rating_line_per_event')],
+                "verbose_name": "rating history line",
+                "verbose_name_plural": "rating history",
+                "ordering": ["club", "player", "event"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("club", "player", "event"), name="one_rating_line_per_event"
+                    )
+                ],
             },
         ),
     ]

@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_club_defaults'),
+        ("tournaments", "0005_club_defaults"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='entrants',
-            field=models.CharField(choices=[('played', 'Players who played at least one game'), ('checked_in', 'Players who played or are checked in')], default='played', help_text='Who is ranked and counts as an entrant for the cut; the other entries are listed apart as no-shows.', max_length=12, verbose_name='entrants'),
+            model_name="event",
+            name="entrants",
+            field=models.CharField(
+                choices=[
+                    ("played", "Players who played at least one game"),
+                    ("checked_in", "Players who played or are checked in"),
+                ],
+                default="played",
+                help_text="Who is ranked and counts as an entrant for the cut; the other entries are listed apart as no-shows.",
+                max_length=12,
+                verbose_name="entrants",
+            ),
         ),
     ]

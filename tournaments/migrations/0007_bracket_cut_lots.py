@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0006_event_entrants'),
+        ("tournaments", "0006_event_entrants"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='bracket',
-            name='cut_lots',
-            field=models.JSONField(blank=True, default=list, help_text='Groups the ranking chain left tied among the qualifiers, in the order the draw of lots put them: entry, lot drawn, qualified.', verbose_name='draws of lots at the cut'),
+            model_name="bracket",
+            name="cut_lots",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Groups the ranking chain left tied among the qualifiers, in the order the draw of lots put them: entry, lot drawn, qualified.",
+                verbose_name="draws of lots at the cut",
+            ),
         ),
     ]

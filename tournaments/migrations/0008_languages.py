@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0007_bracket_cut_lots'),
+        ("tournaments", "0007_bracket_cut_lots"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='language',
-            field=models.CharField(blank=True, choices=[('en', 'English'), ('it', 'Italian'), ('de', 'German'), ('ro', 'Romanian')], help_text="The projector and the printed cards use it; the public pages start in it, until a visitor picks another language. Empty: each visitor's own language.", max_length=8, verbose_name='language of the public pages and printables'),
+            model_name="event",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("en", "English"),
+                    ("it", "Italian"),
+                    ("de", "German"),
+                    ("ro", "Romanian"),
+                ],
+                help_text="The projector and the printed cards use it; the public pages start in it, until a visitor picks another language. Empty: each visitor's own language.",
+                max_length=8,
+                verbose_name="language of the public pages and printables",
+            ),
         ),
     ]

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_languages'),
+        ("tournaments", "0008_languages"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='seed_by_rating',
-            field=models.BooleanField(default=False, help_text="Swiss: the first game's order, and players level in the standings, go by club rating. A drawn playoff is seeded by club rating instead of drawn at random.", verbose_name='seed by club rating'),
+            model_name="event",
+            name="seed_by_rating",
+            field=models.BooleanField(
+                default=False,
+                help_text="Swiss: the first game's order, and players level in the standings, go by club rating. A drawn playoff is seeded by club rating instead of drawn at random.",
+                verbose_name="seed by club rating",
+            ),
         ),
     ]
