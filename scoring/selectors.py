@@ -144,26 +144,28 @@ def standings_with_movement(
     return with_movement(event_id, list(standings[:limit]))
 
 
-def no_shows(event_id: int, after_game: int | None = None) -> list[str]:
-    """The names of the entries that are not entrants in the snapshot (they never played and
-    are not counted as checked in): listed apart, not ranked. Empty before any snapshot."""
+def entrants_and_no_shows(event_id: int, after_game: int | None = None) -> tuple[int, list[str]]:
+    """How many entries the snapshot ranks (the entrants), and the names of the others (they
+    never played and are not counted as checked in): listed apart, not ranked. Nothing
+    before the first snapshot."""
     snapshot = snapshot_for_event(event_id, after_game)
     if snapshot is None:
-        return []
+        return 0, []
     from tournaments.models import Entry
 
-    return list(
+    ranked = Standing.objects.filter(snapshot=snapshot)
+    names = list(
         Entry.objects.filter(event_id=event_id)
-        .exclude(pk__in=Standing.objects.filter(snapshot=snapshot).values("entry_id"))
+        .exclude(pk__in=ranked.values("entry_id"))
         .order_by("player__name")
         .values_list("player__name", flat=True)
     )
+    return ranked.count(), names
 
 
-def entrants_count(event_id: int, after_game: int | None = None) -> int:
-    """How many entries the snapshot ranks (the entrants)."""
-    snapshot = snapshot_for_event(event_id, after_game)
-    return 0 if snapshot is None else Standing.objects.filter(snapshot=snapshot).count()
+def no_shows(event_id: int, after_game: int | None = None) -> list[str]:
+    """The names of the entries the snapshot does not rank (see :func:`entrants_and_no_shows`)."""
+    return entrants_and_no_shows(event_id, after_game)[1]
 
 
 def with_movement(event_id: int, rows: list[Standing]) -> list[Standing]:

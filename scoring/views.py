@@ -26,9 +26,8 @@ from tournaments.selectors import clubs_directed_by
 from .models import Season
 from .seasons import season_events
 from .selectors import (
-    entrants_count,
+    entrants_and_no_shows,
     games_with_snapshots,
-    no_shows,
     seating_version,
     standings_version,
     standings_with_movement,
@@ -45,11 +44,12 @@ def _standings_context(
     event, after_game: int | None = None, *, find: str = "", show_all: bool = True
 ) -> dict:
     top = None if show_all else ROWS_SHOWN
+    entrants, absent = entrants_and_no_shows(event.pk, after_game)
     return {
         "event": event,
         "standings": standings_with_movement(event.pk, after_game, limit=top, find=find),
-        "standings_total": entrants_count(event.pk, after_game),
-        "no_shows": no_shows(event.pk, after_game),
+        "standings_total": entrants,
+        "no_shows": absent,
         "find": find,
         "snapshot_games": games_with_snapshots(event.pk),
         "after_game": after_game,

@@ -451,28 +451,8 @@ class EventDetailTD(api.EventDetail):
         return settings_response(event)
 
 
-class EventAction(TDView):
-    """One POST that changes the event's state (finish, reopen, publish, check in all)."""
-
-    action = ""
-
-    def post(self, request: Request, event_id: int) -> Response:
-        event = self.event()
-        if self.action == "finish":
-            event = self.run(lambda: services.finish_event(event))
-        elif self.action == "reopen":
-            event = self.run(lambda: services.reopen_event(event))
-        elif self.action == "publish":
-            published = self.valid(PublishInput, request.data)["published"]
-            event = self.run(lambda: services.set_standings_published(event, published))
-        elif self.action == "check_in_all":
-            count = self.run(lambda: services.check_in_all(event))
-            return Response({"checked_in": count})
-        return self.settings_response(event)
-
-
-class FinishEvent(EventAction):
-    action = "finish"
+class FinishEvent(TDView):
+    """Finish the event."""
 
     @extend_schema(
         summary="Finish the event",
@@ -481,11 +461,12 @@ class FinishEvent(EventAction):
         responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
-        return super().post(request, event_id)
+        event = self.event()
+        return self.settings_response(self.run(lambda: services.finish_event(event)))
 
 
-class ReopenEvent(EventAction):
-    action = "reopen"
+class ReopenEvent(TDView):
+    """Re-open a finished event."""
 
     @extend_schema(
         summary="Re-open a finished event",
@@ -494,11 +475,12 @@ class ReopenEvent(EventAction):
         responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
-        return super().post(request, event_id)
+        event = self.event()
+        return self.settings_response(self.run(lambda: services.reopen_event(event)))
 
 
-class PublishStandings(EventAction):
-    action = "publish"
+class PublishStandings(TDView):
+    """Publish or hide the standings."""
 
     @extend_schema(
         summary="Publish or hide the standings",
@@ -507,11 +489,14 @@ class PublishStandings(EventAction):
         responses={200: EventSettingsSerializer},
     )
     def post(self, request: Request, event_id: int) -> Response:
-        return super().post(request, event_id)
+        event = self.event()
+        published = self.valid(PublishInput, request.data)["published"]
+        event = self.run(lambda: services.set_standings_published(event, published))
+        return self.settings_response(event)
 
 
-class CheckInAll(EventAction):
-    action = "check_in_all"
+class CheckInAll(TDView):
+    """Check in every entry that has not withdrawn."""
 
     @extend_schema(
         summary="Check in every entry that has not withdrawn",
@@ -520,7 +505,8 @@ class CheckInAll(EventAction):
         responses={200: CheckInAllOutput},
     )
     def post(self, request: Request, event_id: int) -> Response:
-        return super().post(request, event_id)
+        event = self.event()
+        return Response({"checked_in": self.run(lambda: services.check_in_all(event))})
 
 
 class EventEntriesTD(api.EventEntries):
