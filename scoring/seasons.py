@@ -50,17 +50,22 @@ def create_season(
     name: str = "",
     start: datetime.date | None = None,
     end: datetime.date | None = None,
+    night_games: int | None = None,
 ) -> Season:
-    """A season for ``club`` (September to May by default), its Grass Roots table seeded."""
+    """A season for ``club`` (September to May by default), its Grass Roots table seeded with
+    the ACC's (for 9-game nights unless told otherwise)."""
     if start is None or end is None:
         start, end = default_dates(start or timezone.localdate())
     _check_dates(start, end)
+    night_games = _check_night_games(night_games or ACC_NIGHT_GAMES)
     name = name.strip() or f"{start.year}-{str(end.year)[-2:]}"
     if Season.objects.filter(club=club, name=name).exists():
         raise ServiceError(
             "season_exists", _("The club already has a season %(name)s.") % {"name": name}
         )
-    season = Season.objects.create(club=club, name=name, start=start, end=end)
+    season = Season.objects.create(
+        club=club, name=name, start=start, end=end, night_games=night_games
+    )
     seed_grass_roots(season)
     request_recompute(season)  # the club's nights already in its dates count at once
     return season
@@ -76,9 +81,30 @@ def _check_dates(start: datetime.date, end: datetime.date) -> None:
         )
 
 
+MAX_NIGHT_GAMES = 40  # an event has at most 40 games
+
+
+def _check_night_games(night_games: int) -> int:
+    if not 1 <= night_games <= MAX_NIGHT_GAMES:
+        raise ServiceError(
+            "bad_night_games",
+            _("A night has between 1 and %(max)s games.") % {"max": MAX_NIGHT_GAMES},
+            field="night_games",
+        )
+    return night_games
+
+
 @transaction.atomic
-def update_season(season: Season, *, name: str, start: datetime.date, end: datetime.date) -> Season:
-    """Rename a season or move its dates; its ledgers are rebuilt (the nights in it change)."""
+def update_season(
+    season: Season,
+    *,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    night_games: int | None = None,
+) -> Season:
+    """Rename a season, move its dates or change the length of night its Grass Roots table is
+    for; its ledgers are rebuilt (the nights in it, or what they earn, change)."""
     season = Season.objects.select_for_update().get(pk=season.pk)
     name = name.strip()
     if not name:
@@ -91,7 +117,8 @@ def update_season(season: Season, *, name: str, start: datetime.date, end: datet
             field="name",
         )
     season.name, season.start, season.end = name, start, end
-    season.save(update_fields=["name", "start", "end"])
+    season.night_games = _check_night_games(night_games or season.night_games)
+    season.save(update_fields=["name", "start", "end", "night_games"])
     request_recompute(season)
     return season
 
@@ -169,6 +196,39 @@ def night_points(
         return NightPoints(SeasonNight.Why.BELOW_TABLE)
     row = max(eligible)
     return NightPoints(SeasonNight.Why.ROW, table[row], row)
+
+
+def explain_night(night: SeasonNight, night_games: int) -> str:
+    """Why a night earned what it earned, in words: "place 3 of 18 · 14 game points: the
+    table's row 14 gives 11 points"."""
+    where = _("place %(place)s of %(field)s") % {"place": night.place, "field": night.field_size}
+    values = {
+        "gp": night.game_points,
+        "row": night.row,
+        "points": night.grass_roots_points,
+        "games": night.games,
+        "night_games": night_games,
+    }
+    if night.why == SeasonNight.Why.ROW:
+        why = _(
+            "%(gp)s game points: the table's row for %(row)s game points gives %(points)s points"
+        )
+    elif night.why == SeasonNight.Why.BELOW_TABLE:
+        why = _("%(gp)s game points, fewer than the table's first row: no Grass Roots points")
+    elif night.why == SeasonNight.Why.NIGHT_LENGTH:
+        why = _(
+            "a night of %(games)s games; the Grass Roots table is for nights of "
+            "%(night_games)s games, so it gives no Grass Roots points"
+        )
+    else:
+        why = _("the season has no Grass Roots table: no Grass Roots points")
+    text = f"{where} · {why % values}"
+    if night.master_points:
+        text += " · " + _("%(points)s master points for place %(place)s") % {
+            "points": f"{night.master_points.normalize():f}",
+            "place": night.place,
+        }
+    return text
 
 
 def grass_roots_points(
