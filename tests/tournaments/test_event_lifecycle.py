@@ -60,9 +60,10 @@ def test_an_event_with_games_cannot_be_deleted_but_cancelled(td_client, club, cl
     assert "Only a draft event can be deleted; cancel this one instead." in (
         refused.content.decode()
     )
-    assert reverse("td-event-cancel", args=[event.pk]) in td_client.get(
-        reverse("td-event-settings", args=[event.pk])
-    ).content.decode()
+    assert (
+        reverse("td-event-cancel", args=[event.pk])
+        in td_client.get(reverse("td-event-settings", args=[event.pk])).content.decode()
+    )
     assert "Tuesday night" in client.get(reverse("home")).content.decode()
 
     confirm = td_client.get(reverse("td-event-cancel", args=[event.pk]))
