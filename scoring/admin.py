@@ -7,6 +7,7 @@ from .models import (
     MasterPoints,
     Season,
     SeasonLedger,
+    SeasonNight,
     SpecialHand,
     Standing,
     StandingsSnapshot,
@@ -92,6 +93,27 @@ class SeasonLedgerAdmin(admin.ModelAdmin):
     list_display = ["season", "rank", "player", "grass_roots_points", "nights", "game_points"]
     list_filter = ["season"]
     list_select_related = ["season__club", "player"]
+
+    def has_add_permission(self, request):
+        return False  # written by the season job only
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SeasonNight)
+class SeasonNightAdmin(admin.ModelAdmin):
+    list_display = [
+        "season",
+        "player",
+        "event",
+        "place",
+        "game_points",
+        "grass_roots_points",
+        "why",
+    ]
+    list_filter = ["season", "why"]
+    list_select_related = ["season__club", "player", "event"]
 
     def has_add_permission(self, request):
         return False  # written by the season job only

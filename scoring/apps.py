@@ -23,4 +23,7 @@ class ScoringConfig(AppConfig):
         hooks.players_merged_signal.connect(
             seasons.on_players_merged, dispatch_uid="scoring.merge_ledgers"
         )
+        hooks.event_season_changed_signal.connect(
+            seasons.on_event_season_changed, dispatch_uid="scoring.event_season_changed"
+        )
         hooks.register_ranking_provider(selectors.current_ranking)

@@ -19,6 +19,17 @@ class SeasonForm(ServiceForm):
     name = forms.CharField(label=_("Name"), max_length=60, required=False)
     start = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    night_games = forms.IntegerField(
+        label=_("Games in a night of the Grass Roots table"),
+        min_value=1,
+        max_value=seasons.MAX_NIGHT_GAMES,
+        initial=seasons.ACC_NIGHT_GAMES,
+        required=False,
+        help_text=_(
+            "The ACC's table is for 9-game nights. Nights of another length earn no Grass "
+            "Roots points; the season page says so beside each of them."
+        ),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -154,6 +154,15 @@ class Season(models.Model):
     start = models.DateField(_("first day"))
     end = models.DateField(_("last day"))
     computed_at = models.DateTimeField(_("ledgers computed at"), null=True, blank=True)
+    night_games = models.PositiveSmallIntegerField(
+        _("games in a night of the Grass Roots table"),
+        default=9,
+        help_text=_(
+            "The ACC's table is for 9-game nights. A night of another length earns no Grass "
+            "Roots points, and the season page says so; a club that plays other nights sets "
+            "its own table and its length here."
+        ),
+    )
 
     class Meta:
         ordering = ["club", "-start"]
@@ -263,7 +272,7 @@ class SeasonLedger(models.Model):
     )
     rank = models.PositiveIntegerField(_("rank"))
     nights = models.PositiveIntegerField(_("nights"), default=0)
-    qualifying_nights = models.PositiveIntegerField(_("nights at 12+ game points"), default=0)
+    qualifying_nights = models.PositiveIntegerField(_("nights that earned points"), default=0)
     grass_roots_points = models.PositiveIntegerField(_("Grass Roots points"), default=0)
     master_points = models.DecimalField(
         _("master points"), max_digits=8, decimal_places=2, default=0
@@ -292,6 +301,50 @@ class SeasonLedger(models.Model):
     @property
     def win_percentage(self) -> float:
         return round(100 * self.games_won / self.games_played, 1) if self.games_played else 0.0
+
+
+class SeasonNight(models.Model):
+    """One player's night in a season, as the season job counted it: the place, the game
+    points, the Grass Roots points it earned and why (so the season page can say it)."""
+
+    class Why(models.TextChoices):
+        ROW = "row", _("a row of the Grass Roots table")
+        BELOW_TABLE = "below_table", _("fewer game points than the table's first row")
+        NIGHT_LENGTH = "night_length", _("a night of another length than the table's")
+        NO_TABLE = "no_table", _("the season has no Grass Roots table")
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="nights", verbose_name=_("season")
+    )
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="+", verbose_name=_("event")
+    )
+    place = models.PositiveIntegerField(_("place"))
+    field_size = models.PositiveIntegerField(_("players ranked"))
+    games = models.PositiveSmallIntegerField(_("games in the night"))
+    game_points = models.PositiveIntegerField(_("game points"))
+    why = models.CharField(_("why"), max_length=16, choices=Why)
+    row = models.PositiveIntegerField(_("table row (game points)"), null=True, blank=True)
+    grass_roots_points = models.PositiveIntegerField(_("Grass Roots points"), default=0)
+    master_points = models.DecimalField(
+        _("master points"), max_digits=8, decimal_places=2, default=0
+    )
+
+    class Meta:
+        ordering = ["season", "player", "event__date", "event_id"]
+        verbose_name = _("season night")
+        verbose_name_plural = _("season nights")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "player", "event"], name="one_season_night_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.player_id} @ {self.event_id}"
 
 
 # --- Club ratings (scoring.ratings) ---------------------------------------------------------------

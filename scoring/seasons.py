@@ -8,7 +8,7 @@ job and on demand; lifetime totals add the seasons up.
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -20,12 +20,20 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments import kinds
 
-from .models import GrassRootsPoints, MasterPoints, Season, SeasonLedger, SpecialHand
+from .models import (
+    GrassRootsPoints,
+    MasterPoints,
+    Season,
+    SeasonLedger,
+    SeasonNight,
+    SpecialHand,
+)
 
-# The ACC's public 9-game internet table: game points on the night -> Grass Roots points
-# (12 game points earn 3, each point more earns more, 21 earns 107).
+# The ACC's public 9-game internet table: game points on a 9-game night -> Grass Roots points
+# (a night of 12 game points gives 3 Grass Roots points, a night of 21 gives 107). The ACC
+# awards Grass Roots points on 9-game nights only; its table starts at 12 game points.
 ACC_GRASS_ROOTS = {12: 3, 13: 6, 14: 11, 15: 19, 16: 27, 17: 39, 18: 53, 19: 69, 20: 87, 21: 107}
-QUALIFYING_GAME_POINTS = 12  # a 9-game night earns ranking points only at 12+ game points
+ACC_NIGHT_GAMES = 9
 GRAND_SLAM_WINS = 9
 
 
@@ -42,17 +50,22 @@ def create_season(
     name: str = "",
     start: datetime.date | None = None,
     end: datetime.date | None = None,
+    night_games: int | None = None,
 ) -> Season:
-    """A season for ``club`` (September to May by default), its Grass Roots table seeded."""
+    """A season for ``club`` (September to May by default), its Grass Roots table seeded with
+    the ACC's (for 9-game nights unless told otherwise)."""
     if start is None or end is None:
         start, end = default_dates(start or timezone.localdate())
     _check_dates(start, end)
+    night_games = _check_night_games(night_games or ACC_NIGHT_GAMES)
     name = name.strip() or f"{start.year}-{str(end.year)[-2:]}"
     if Season.objects.filter(club=club, name=name).exists():
         raise ServiceError(
             "season_exists", _("The club already has a season %(name)s.") % {"name": name}
         )
-    season = Season.objects.create(club=club, name=name, start=start, end=end)
+    season = Season.objects.create(
+        club=club, name=name, start=start, end=end, night_games=night_games
+    )
     seed_grass_roots(season)
     request_recompute(season)  # the club's nights already in its dates count at once
     return season
@@ -68,9 +81,30 @@ def _check_dates(start: datetime.date, end: datetime.date) -> None:
         )
 
 
+MAX_NIGHT_GAMES = 40  # an event has at most 40 games
+
+
+def _check_night_games(night_games: int) -> int:
+    if not 1 <= night_games <= MAX_NIGHT_GAMES:
+        raise ServiceError(
+            "bad_night_games",
+            _("A night has between 1 and %(max)s games.") % {"max": MAX_NIGHT_GAMES},
+            field="night_games",
+        )
+    return night_games
+
+
 @transaction.atomic
-def update_season(season: Season, *, name: str, start: datetime.date, end: datetime.date) -> Season:
-    """Rename a season or move its dates; its ledgers are rebuilt (the nights in it change)."""
+def update_season(
+    season: Season,
+    *,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    night_games: int | None = None,
+) -> Season:
+    """Rename a season, move its dates or change the length of night its Grass Roots table is
+    for; its ledgers are rebuilt (the nights in it, or what they earn, change)."""
     season = Season.objects.select_for_update().get(pk=season.pk)
     name = name.strip()
     if not name:
@@ -83,7 +117,8 @@ def update_season(season: Season, *, name: str, start: datetime.date, end: datet
             field="name",
         )
     season.name, season.start, season.end = name, start, end
-    season.save(update_fields=["name", "start", "end"])
+    season.night_games = _check_night_games(night_games or season.night_games)
+    season.save(update_fields=["name", "start", "end", "night_games"])
     request_recompute(season)
     return season
 
@@ -137,15 +172,70 @@ def on_players_merged(sender, *, kept_id: int, merged_id: int, **kwargs) -> None
         request_recompute(season)
 
 
-def grass_roots_points(table: dict[int, int], game_points: int, games_planned: int) -> int:
-    """Ranking points for one night: only 9-game nights at 12+ game points earn any.
+@dataclass(frozen=True, slots=True)
+class NightPoints:
+    """What one night earned on a Grass Roots table, and why (a :class:`SeasonNight.Why`)."""
 
-    Past the top of the table the top row applies (a perfect 27 earns at least 21's points).
-    """
-    if games_planned != 9 or game_points < QUALIFYING_GAME_POINTS or not table:
-        return 0
+    why: str
+    points: int = 0
+    row: int | None = None  # the table's row (game points) that gave the points
+
+
+def night_points(
+    table: dict[int, int], game_points: int, games: int, night_games: int = ACC_NIGHT_GAMES
+) -> NightPoints:
+    """The Grass Roots points of one night and the reason, as the ACC awards them: only a
+    night as long as the table's (9 games for the ACC's) earns any, by the highest row at or
+    below its game points (past the top row the top row applies: a perfect 27 earns 21's)."""
+    if not table:
+        return NightPoints(SeasonNight.Why.NO_TABLE)
+    if games != night_games:
+        return NightPoints(SeasonNight.Why.NIGHT_LENGTH)
     eligible = [gp for gp in table if gp <= game_points]
-    return table[max(eligible)] if eligible else 0
+    if not eligible:
+        return NightPoints(SeasonNight.Why.BELOW_TABLE)
+    row = max(eligible)
+    return NightPoints(SeasonNight.Why.ROW, table[row], row)
+
+
+def explain_night(night: SeasonNight, night_games: int) -> str:
+    """Why a night earned what it earned, in words: "place 3 of 18 · 14 game points: the
+    table's row 14 gives 11 points"."""
+    where = _("place %(place)s of %(field)s") % {"place": night.place, "field": night.field_size}
+    values = {
+        "gp": night.game_points,
+        "row": night.row,
+        "points": night.grass_roots_points,
+        "games": night.games,
+        "night_games": night_games,
+    }
+    if night.why == SeasonNight.Why.ROW:
+        why = _(
+            "%(gp)s game points: the table's row for %(row)s game points gives %(points)s points"
+        )
+    elif night.why == SeasonNight.Why.BELOW_TABLE:
+        why = _("%(gp)s game points, fewer than the table's first row: no Grass Roots points")
+    elif night.why == SeasonNight.Why.NIGHT_LENGTH:
+        why = _(
+            "a night of %(games)s games; the Grass Roots table is for nights of "
+            "%(night_games)s games, so it gives no Grass Roots points"
+        )
+    else:
+        why = _("the season has no Grass Roots table: no Grass Roots points")
+    text = f"{where} · {why % values}"
+    if night.master_points:
+        text += " · " + _("%(points)s master points for place %(place)s") % {
+            "points": f"{night.master_points.normalize():f}",
+            "place": night.place,
+        }
+    return text
+
+
+def grass_roots_points(
+    table: dict[int, int], game_points: int, games: int, night_games: int = ACC_NIGHT_GAMES
+) -> int:
+    """Ranking points for one night (see :func:`night_points`)."""
+    return night_points(table, game_points, games, night_games).points
 
 
 @dataclass
@@ -165,60 +255,123 @@ class _Totals:
     grand_slams: int = 0
 
 
-def season_events(season: Season) -> QuerySet:
-    """The club's cribbage events in the season's dates that have started (Grass Roots and
-    master points are cribbage ledgers: Stoppa nights, scored in chips, stay out)."""
+def _season_kind_events(season: Season) -> QuerySet:
+    """The club's cribbage events in the season's dates (Grass Roots and master points are
+    cribbage ledgers: Stoppa nights, scored in chips, stay out)."""
     from tournaments.models import Event
 
-    return (
-        Event.objects.filter(club=season.club, date__gte=season.start, date__lte=season.end)
-        .exclude(status=Event.Status.DRAFT)
-        .filter(game__in=[kind.key for kind in kinds.all_kinds() if kind.seasons])
-    )
+    return Event.objects.filter(
+        club=season.club, date__gte=season.start, date__lte=season.end
+    ).filter(game__in=[kind.key for kind in kinds.all_kinds() if kind.seasons])
+
+
+def season_events(season: Season) -> QuerySet:
+    """The nights that count for the season: finished, and not marked by the TD as not
+    counting (a test night). A night under way counts once it has finished."""
+    from tournaments.models import Event
+
+    return _season_kind_events(season).filter(status=Event.Status.FINISHED, counts_for_season=True)
+
+
+def uncounted_events(season: Season) -> list[tuple[object, str]]:
+    """The club's events in the season's dates that do not count (yet), each with the reason
+    in words: under way, or marked as not counting. Drafts and cancelled events are left out
+    (they are not public)."""
+    from tournaments.models import PRIVATE_STATUSES, Event
+
+    found = []
+    events = _season_kind_events(season).exclude(status__in=PRIVATE_STATUSES).order_by("date")
+    for event in events.exclude(status=Event.Status.FINISHED, counts_for_season=True):
+        if not event.counts_for_season:
+            why = _("the TD marked it as not counting for the season")
+        else:
+            why = _("still under way: it counts once it has finished")
+        found.append((event, why))
+    return found
+
+
+def night_places(snapshot_ids: list[int]) -> dict[tuple[int, int], int]:
+    """Each player's place on each night, keyed by (event id, player id): the one place
+    lookup of the season job (master points and the nights' reasons read it)."""
+    from .models import Standing
+
+    return {
+        (event_id, player_id): rank
+        for event_id, player_id, rank in Standing.objects.filter(
+            snapshot_id__in=snapshot_ids
+        ).values_list("event_id", "entry__player_id", "rank")
+    }
 
 
 @transaction.atomic
 def recompute_season(season_id: int) -> int:
-    """Rebuild a season's ledgers from its events' final standings; returns the players."""
+    """Rebuild a season's ledgers and nights from its events' final standings; returns the
+    players."""
     from .models import Standing, StandingsSnapshot
 
     season = Season.objects.select_for_update().filter(pk=season_id).first()
     if season is None:
         return 0
     table = dict(season.grass_roots.values_list("game_points", "points"))
-    events = {e.pk: e for e in season_events(season)}
+    events = {
+        e.pk: e for e in season_events(season).annotate(games_drawn=Count("rounds", distinct=True))
+    }
     latest = {
         s.event_id: s.pk
         for s in StandingsSnapshot.objects.filter(event_id__in=list(events)).order_by("after_game")
     }  # the last one per event wins: its final standings
+    places = night_places(list(latest.values()))
     awards: defaultdict[int, dict[int, Decimal]] = defaultdict(dict)
     for event_id, place, points in MasterPoints.objects.filter(
         event_id__in=list(events)
     ).values_list("event_id", "place", "points"):
         awards[event_id][place] = points
     totals: dict[int, _Totals] = defaultdict(_Totals)
-    rows = Standing.objects.filter(snapshot_id__in=list(latest.values())).values_list(
-        "event_id",
-        "entry__player_id",
-        "rank",
-        "game_points",
-        "games_played",
-        "games_won",
-        "games_lost",
-        "spread",
-        "skunks_won",
-        "skunks_suffered",
+    rows = list(
+        Standing.objects.filter(snapshot_id__in=list(latest.values()), games_played__gt=0)
+        .values_list(
+            "event_id",
+            "entry__player_id",
+            "game_points",
+            "games_played",
+            "games_won",
+            "games_lost",
+            "spread",
+            "skunks_won",
+            "skunks_suffered",
+        )
+        .order_by("event_id", "rank")
     )
-    for event_id, player, rank, gp, played, won, lost, spread, sk_won, sk_lost in rows:
-        if not played:
-            continue
+    field_sizes = Counter(row[0] for row in rows)
+    nights = []
+    for event_id, player, gp, played, won, lost, spread, sk_won, sk_lost in rows:
         line = totals[player]
         event = events[event_id]
+        place = places[(event_id, player)]
+        # The night's length is the games it had (a night stopped early is that short).
+        earned = night_points(
+            table, gp, event.games_drawn or event.games_planned, season.night_games
+        )
+        master = awards[event_id].get(place, Decimal("0"))
+        nights.append(
+            SeasonNight(
+                season=season,
+                player_id=player,
+                event_id=event_id,
+                place=place,
+                field_size=field_sizes[event_id],
+                games=event.games_drawn or event.games_planned,
+                game_points=gp,
+                why=earned.why,
+                row=earned.row,
+                grass_roots_points=earned.points,
+                master_points=master,
+            )
+        )
         line.nights += 1
-        earned = grass_roots_points(table, gp, event.games_planned)
-        line.qualifying_nights += 1 if earned else 0
-        line.grass_roots_points += earned
-        line.master_points += awards[event_id].get(rank, Decimal("0"))
+        line.qualifying_nights += 1 if earned.points else 0
+        line.grass_roots_points += earned.points
+        line.master_points += master
         line.games_played += played
         line.games_won += won
         line.game_points += gp
@@ -244,6 +397,7 @@ def recompute_season(season_id: int) -> int:
         key=lambda kv: (-kv[1].grass_roots_points, -kv[1].game_points, -kv[1].spread, kv[0]),
     )
     SeasonLedger.objects.filter(season=season).delete()
+    SeasonNight.objects.filter(season=season).delete()
     ledgers = []
     rank, previous = 0, None
     for position, (player, line) in enumerate(ordered, start=1):
@@ -252,9 +406,24 @@ def recompute_season(season_id: int) -> int:
             rank, previous = position, key
         ledgers.append(SeasonLedger(season=season, player_id=player, rank=rank, **line.__dict__))
     SeasonLedger.objects.bulk_create(ledgers)
+    SeasonNight.objects.bulk_create(nights)
     season.computed_at = timezone.now()
     season.save(update_fields=["computed_at"])
     return len(ledgers)
+
+
+def on_event_season_changed(sender, *, event_id: int, **kwargs) -> None:
+    """Receiver of ``tournaments.hooks.event_season_changed_signal``: an event finished, was
+    cancelled or marked as (not) counting; rebuild the seasons its date falls in."""
+    from tournaments.models import Event
+
+    event = Event.objects.filter(pk=event_id).values("club_id", "date").first()
+    if event is None:
+        return
+    for season in Season.objects.filter(
+        club_id=event["club_id"], start__lte=event["date"], end__gte=event["date"]
+    ):
+        request_recompute(season)
 
 
 def seasons_to_refresh(today: datetime.date | None = None) -> QuerySet[Season]:

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 
 from tournaments import selectors as tournament_selectors
 from tournaments.hooks import RankedEntry
-from tournaments.models import Event
+from tournaments.models import PRIVATE_STATUSES, Event
 from tournaments.selectors import UserLike
 
 from .models import STANDINGS_ORDER, Standing, StandingsSnapshot
@@ -79,7 +79,7 @@ def standings_version(event_id: int, after_game: int | None = None) -> str | Non
     with connection.cursor() as cursor:
         cursor.execute(sql, [*([after_game] if after_game is not None else []), event_id])
         found = cursor.fetchone()
-    if found is None or found[0] == Event.Status.DRAFT:
+    if found is None or found[0] in PRIVATE_STATUSES:
         return None
     return "-".join(str(part) for part in found)
 
@@ -105,7 +105,7 @@ def seating_version(event_id: int) -> str | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [released, released, event_id])
         found = cursor.fetchone()
-    if found is None or found[0] == Event.Status.DRAFT:
+    if found is None or found[0] in PRIVATE_STATUSES:
         return None
     return "-".join(str(part) for part in found)
 

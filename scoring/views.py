@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import time
+from collections import defaultdict
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -24,7 +25,7 @@ from tournaments import selectors
 from tournaments.selectors import clubs_directed_by
 
 from .models import Season
-from .seasons import season_events
+from .seasons import explain_night, season_events, uncounted_events
 from .selectors import (
     entrants_and_no_shows,
     games_with_snapshots,
@@ -228,6 +229,10 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
         "seating_html": _seating_html(request, event.pk, event),
         "bracket": selectors.event_bracket(event),
         "public": True,
+        # the club's seasons this event's date falls in: a spectator's way to the club
+        "event_seasons": Season.objects.filter(
+            club_id=event.club_id, start__lte=event.date, end__gte=event.date
+        ),
     }
     return render(request, "scoring/event_public.html", context)
 
@@ -368,11 +373,18 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
     season = Season.objects.select_related("club").filter(pk=season_id).first()
     if season is None:
         raise Http404("No such season.")
-    ledgers = season.ledgers.select_related("player").order_by("rank", "player__name")
+    ledgers = list(season.ledgers.select_related("player").order_by("rank", "player__name"))
+    nights: defaultdict[int, list] = defaultdict(list)
+    for night in season.nights.select_related("event").order_by("event__date", "event_id"):
+        night.reason = explain_night(night, season.night_games)
+        nights[night.player_id].append(night)
+    for row in ledgers:
+        row.night_lines = nights.get(row.player_id, [])
     context = {
         "season": season,
         "ledgers": ledgers,
         "events": season_events(season).order_by("date"),
+        "uncounted": uncounted_events(season),
         "grass_roots": season.grass_roots.all(),
         "can_recompute": clubs_directed_by(request.user).filter(pk=season.club_id).exists(),
         "pending": _pending(request, season),

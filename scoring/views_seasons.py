@@ -57,7 +57,14 @@ def td_seasons(request: HttpRequest, club_id: int) -> HttpResponse:
 def td_season(request: HttpRequest, season_id: int) -> HttpResponse:
     """A season's name and dates, and its Grass Roots table, for the club's TD."""
     season = _directed_season(request.user, season_id)
-    form = SeasonForm(initial={"name": season.name, "start": season.start, "end": season.end})
+    form = SeasonForm(
+        initial={
+            "name": season.name,
+            "start": season.start,
+            "end": season.end,
+            "night_games": season.night_games,
+        }
+    )
     table_form = GrassRootsForm(season=season)
     if request.method == "POST":
         if "acc_table" in request.POST:

@@ -56,6 +56,16 @@ def players_merged(kept_id: int, merged_id: int) -> None:
     players_merged_signal.send(sender=players_merged, kept_id=kept_id, merged_id=merged_id)
 
 
+# Sent with ``event_id`` after an event finished, was cancelled, or was marked as counting or
+# not for the season: the seasons its date falls in must be rebuilt (after commit).
+event_season_changed_signal = Signal()
+
+
+def event_season_changed(event_id: int) -> None:
+    """Announce that whether ``event_id`` counts for its club's seasons may have changed."""
+    event_season_changed_signal.send(sender=event_season_changed, event_id=event_id)
+
+
 @dataclass(frozen=True, slots=True)
 class RankedEntry:
     """One entry of an event's current ranking, best first."""

@@ -198,6 +198,7 @@ class Event(models.Model):
         DRAFT = "draft", _("Draft")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Target(models.IntegerChoices):
         FULL = 121, _("121 (full game)")
@@ -232,6 +233,14 @@ class Event(models.Model):
         _("seed"), default=new_seed, help_text=_("Makes every draw reproducible.")
     )
     standings_published = models.BooleanField(_("standings published"), default=True)
+    counts_for_season = models.BooleanField(
+        _("counts for the season"),
+        default=True,
+        help_text=_(
+            "Off for a test or practice night: its games then earn no season points. A night "
+            "counts only once it has finished."
+        ),
+    )
 
     class Confirmation(models.TextChoices):
         OWN_KEYS = (
@@ -361,6 +370,11 @@ class Event(models.Model):
                 self.tiebreakers = list(self.game_kind.validate_chain(self.tiebreakers))
         except (TypeError, ValueError) as exc:
             raise ValidationError({"tiebreakers": str(exc)}) from None
+
+
+# Statuses of an event the public never sees: a draft is not announced yet, a cancelled
+# event left the public lists and the seasons (its TD still finds it).
+PRIVATE_STATUSES = (Event.Status.DRAFT, Event.Status.CANCELLED)
 
 
 class Entry(models.Model):

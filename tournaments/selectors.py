@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from . import names
 from .limits import MAX_NUMBER
 from .models import (
+    PRIVATE_STATUSES,
     Bracket,
     Club,
     Entry,
@@ -42,8 +43,8 @@ UserLike = AbstractBaseUser | AnonymousUser
 
 
 def public_events() -> QuerySet[Event]:
-    """Events the public may see: every event past its draft."""
-    return Event.objects.exclude(status=Event.Status.DRAFT).select_related(
+    """Events the public may see: every event past its draft and not cancelled."""
+    return Event.objects.exclude(status__in=PRIVATE_STATUSES).select_related(
         "club", "match_point_format"
     )
 

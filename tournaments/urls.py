@@ -84,3 +84,20 @@ urlpatterns = [
         name="td-stoppa-tables",
     ),
 ]
+
+# An event's life outside play (tournaments.views_lifecycle).
+from . import views_lifecycle  # noqa: E402
+
+urlpatterns += [
+    path(
+        "td/events/<int:event_id>/season/",
+        views_lifecycle.td_event_season,
+        name="td-event-season",
+    ),
+    path(
+        "td/events/<int:event_id>/cancel/", views_lifecycle.td_event_cancel, name="td-event-cancel"
+    ),
+    path(
+        "td/events/<int:event_id>/delete/", views_lifecycle.td_event_delete, name="td-event-delete"
+    ),
+]

@@ -179,6 +179,7 @@ def test_season_acc_report_and_summary_pdf(client, demo):
         end=demo.date.replace(month=12, day=31),
     )
     set_grass_roots(season, ACC_GRASS_ROOTS)
+    Event.objects.filter(pk=demo.pk).update(status=Event.Status.FINISHED)  # only finished count
     zoe = demo.entries.get(player__name="Zoë Lindqvist")
     SpecialHand.objects.create(event=demo, entry=zoe, points=29, game_number=2)
     MasterPoints.objects.create(event=demo, place=1, points="1.50")

@@ -44,8 +44,9 @@ def test_default_season_runs_september_to_may():
     assert default_dates(datetime.date(2027, 7, 1))[0] == datetime.date(2027, 9, 1)
 
 
-def night(club, date, hero, wins, losses, *, games=9):
-    """A night where ``hero`` wins ``wins`` games by 100 and loses ``losses`` by 21."""
+def night(club, date, hero, wins, losses, *, games=9, finish=True):
+    """A night where ``hero`` wins ``wins`` games by 100 and loses ``losses`` by 21; finished
+    (only a finished night counts for its season) unless told otherwise."""
     event = EventFactory(club=club, date=date, games_planned=games, status=Event.Status.RUNNING)
     me = EntryFactory(event=event, player=hero)
     for number in range(1, wins + losses + 1):
@@ -56,6 +57,8 @@ def night(club, date, hero, wins, losses, *, games=9):
             services.record_result(event, table=table, winner=me, loser_score=100)
         else:
             services.record_result(event, table=table, winner=other, loser_score=100)
+    if finish:
+        services.finish_event(event)
     recompute_standings(event.pk)
     return event, me
 

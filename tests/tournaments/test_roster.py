@@ -198,6 +198,7 @@ def night(club, date, player, opponent_name, *, won: bool):
     table = round_.tables.get()
     other = table.seat_b if table.seat_a_id == me.pk else table.seat_a
     services.record_result(event, table=table, winner=me if won else other, loser_score=90)
+    services.finish_event(event)  # a night counts for its season once finished
     recompute_standings(event.pk)
     return event
 

@@ -11,6 +11,7 @@ Each either changes everything it says or nothing, and raises
 - ``playoffs``: the cut, the bracket's games, the consolation event
 - ``events``: creating an event, its settings, format, ranking chain, publication and finish;
   match-point formats
+- ``lifecycle``: whether an event counts for the season, cancelling it, deleting a draft
 - ``clubs``: the club's name, directors and defaults for new events
 - ``players``: renaming and merging the club's players
 - ``stoppa``: Stoppa sessions' tables and chip nets
@@ -49,6 +50,7 @@ from .events import (
     settings_locks,
     update_event_settings,
 )
+from .lifecycle import cancel_event, delete_draft_event, set_counts_for_season
 from .players import merge_players, rename_player
 from .playoffs import (
     correct_playoff_game,
@@ -67,12 +69,14 @@ __all__ = [
     "add_director",
     "add_forbidden_pair",
     "analyze",
+    "cancel_event",
     "check_in_all",
     "copy_format",
     "correct_playoff_game",
     "create_consolation",
     "create_event",
     "create_playoff",
+    "delete_draft_event",
     "draw_next_game",
     "enter_club_player",
     "enter_player",
@@ -96,6 +100,7 @@ __all__ = [
     "set_checked_in",
     "set_club_chain",
     "set_club_defaults",
+    "set_counts_for_season",
     "set_event_format",
     "set_ranking_chain",
     "set_standings_published",

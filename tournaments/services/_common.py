@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import connection
 from django.db.models import Model
+from django.utils.translation import gettext as _
 
+from pegboard.errors import ServiceError
 from tournaments.models import Event
 
 UserLike = AbstractBaseUser | AnonymousUser | None
@@ -40,9 +42,13 @@ def locked_event(event: Event) -> Event:
     """Re-read the event under a row lock so concurrent TD actions on it run one at a time.
 
     Every service that writes to an event takes this lock first, and only then locks a
-    table or a match: one lock order everywhere, so two writers never deadlock.
+    table or a match: one lock order everywhere, so two writers never deadlock. A cancelled
+    event takes no more changes (it stays as it was when it was called off).
     """
-    return Event.objects.select_for_update().select_related("match_point_format").get(pk=event.pk)
+    event = Event.objects.select_for_update().select_related("match_point_format").get(pk=event.pk)
+    if event.status == Event.Status.CANCELLED:
+        raise ServiceError("event_cancelled", _("The event was cancelled: it takes no changes."))
+    return event
 
 
 def shared_event_lock(event: Event) -> Event:

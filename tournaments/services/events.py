@@ -93,6 +93,7 @@ def finish_event(event: Event) -> Event:
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     hooks.results_changed(event.pk)
+    hooks.event_season_changed(event.pk)  # a night counts for its season once finished
     return event
 
 

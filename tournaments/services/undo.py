@@ -73,6 +73,7 @@ def reopen_event(event: Event) -> Event:
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
     hooks.results_changed(event.pk)
+    hooks.event_season_changed(event.pk)  # under way again: out of its season until finished
     return event
 
 
