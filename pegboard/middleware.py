@@ -7,6 +7,9 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 
 
 def _api_error(status: int, code: str, detail: str) -> JsonResponse:
@@ -37,13 +40,27 @@ class BadInputMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+        limit = _body_limit(request)
         if limit and length > limit:
-            detail = f"The request body is over {limit // 1_000_000} MB."
+            detail = _("The request is over %(mb)s MB, the limit for this page.") % {
+                "mb": limit // (1024 * 1024)
+            }
             if api:
                 return _api_error(413, "request_too_large", detail)
-            return HttpResponse(detail, status=413, content_type="text/plain")
+            return render(request, "413.html", {"detail": detail}, status=413)
         return self.get_response(request)
+
+
+def _body_limit(request: HttpRequest) -> int:
+    """The largest body a request may send: the event archive's import page takes the archive
+    limit (and a little for the form around the file), every other request the upload limit."""
+    try:
+        name = resolve(request.path_info).url_name
+    except Resolver404:
+        name = None
+    if name in settings.LARGE_UPLOAD_PAGES:
+        return settings.ARCHIVE_MAX_BYTES + 64 * 1024
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
 
 
 # The public pages of one event: they start in the event's language (Event.language), and

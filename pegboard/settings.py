@@ -99,6 +99,10 @@ if env_bool("CSP", False):
 
 # A paper-card file of 50,000 lines fits; anything larger is a 413 before it is read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 5_000_000
+# An event archive may be larger (a 1,000-player event is under 2 MB); this one limit is read by
+# the import form, the import command and BadInputMiddleware for the import page's requests.
+ARCHIVE_MAX_BYTES = 50 * 1024 * 1024
+LARGE_UPLOAD_PAGES = frozenset({"td-club-import"})
 
 # --- Security: every switch can be turned on from the environment (README, production shape) --
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
