@@ -25,6 +25,17 @@ log = logging.getLogger(__name__)
 MAX_JSON_DEPTH = 64  # the deepest real body (a whole-game record) is under 10 levels
 
 
+def exception_handler(exc: Exception, context: dict) -> Any:
+    """drf-standardized-errors' handler, except for a lost database connection: that one is
+    left to ``LostConnectionMiddleware`` (run again when safe, else a 503), not made a 500."""
+    from django.db import InterfaceError, OperationalError
+    from drf_standardized_errors.handler import exception_handler as standardized
+
+    if isinstance(exc, OperationalError | InterfaceError):
+        return None
+    return standardized(exc, context)
+
+
 def as_validation_error(exc: ServiceError) -> ValidationError:
     """The DRF error for a refused service call: 400, message and named code on its field."""
     detail = ErrorDetail(exc.message, code=exc.code)

@@ -80,6 +80,9 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside everything that reads the database (sessions, users, views): a request whose
+    # connection died is run once more when safe, else a 503 with Retry-After, never a 500.
+    "pegboard.middleware.LostConnectionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # ?lang=it, a player's link and an event's own language (pegboard/middleware.py).
@@ -99,6 +102,10 @@ if env_bool("CSP", False):
 
 # A paper-card file of 50,000 lines fits; anything larger is a 413 before it is read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 5_000_000
+# An event archive may be larger (a 1,000-player event is under 2 MB); this one limit is read by
+# the import form, the import command and BadInputMiddleware for the import page's requests.
+ARCHIVE_MAX_BYTES = 50 * 1024 * 1024
+LARGE_UPLOAD_PAGES = frozenset({"td-club-import"})
 
 # --- Security: every switch can be turned on from the environment (README, production shape) --
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
@@ -308,7 +315,7 @@ STORAGES = {
 # --- API ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_standardized_errors.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
+    "EXCEPTION_HANDLER": "pegboard.drf.exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",

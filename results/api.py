@@ -122,6 +122,9 @@ class KeyView(APIView):
 class ReportView(KeyView):
     """A player reports their own game; both reports agreeing confirm it."""
 
+    # A resent report is the same report: safe to run again after a lost database connection.
+    db_retry_safe = staticmethod(lambda request: True)
+
     @extend_schema(request=ReportInput, responses={201: OutcomeOutput, 200: OutcomeOutput})
     def post(self, request: Request) -> Response:
         data = ReportInput(data=request.data)

@@ -16,6 +16,7 @@ reports and disputes).
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -52,6 +53,7 @@ from .models import Dispute, Submission
 
 SCHEMA = "pegboard.event-archive"
 VERSION = 1
+MAX_ARCHIVE_BYTES = settings.ARCHIVE_MAX_BYTES  # the page, the command and the middleware
 MAX_PLAYERS = 50_000  # an archive larger than any event a club runs is refused, not read
 BATCH = 2_000
 SMALL = 32_767  # the largest value of a small-integer column
@@ -413,6 +415,28 @@ def _export_bracket(
 # --- Validation ------------------------------------------------------------------------------
 
 
+def parse_archive(raw: bytes | str) -> Any:
+    """The archive file's JSON, or a ServiceError (``bad_archive``) saying why it is not one.
+
+    One parser for the page and the command. JSON nested thousands deep makes Python's parser
+    raise RecursionError, not ValueError; no real archive nests more than a few levels.
+    """
+    if len(raw) > MAX_ARCHIVE_BYTES:
+        raise ServiceError(
+            "archive_too_large",
+            _("The file is over %(mb)s MB, the limit for an event archive.")
+            % {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)},
+            field="archive",
+        )
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
+        return json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ServiceError(
+            "bad_archive", _("The file is not JSON (UTF-8)."), field="archive"
+        ) from None
+
+
 class _Check:
     """Reads one archive value after another, raising a ServiceError that names the place
     (``games[3].tables[7].result.winner``) of the first value that is wrong."""
@@ -446,6 +470,9 @@ class _Check:
                 f"{path}.{key}",
                 _("should be a text of at most %(n)s characters") % {"n": max_length},
             )
+        if not _encodable(value):
+            # "\ud800" is valid JSON but no character: the database cannot store it.
+            raise self.bad(f"{path}.{key}", _("holds a character that is not valid Unicode"))
         return value
 
     def int(self, parent: dict, key: str, path: str, *, low=0, high=2**31 - 1, null=False):
@@ -500,6 +527,14 @@ class _Check:
 # --- Import ----------------------------------------------------------------------------------
 
 
+def _encodable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _keep_times(model: type[Model], objs: list, field: str, times: list) -> None:
     """Put back the archive's timestamps that ``auto_now``/``auto_now_add`` replaced on
     insert (``bulk_update`` writes the values as given)."""
@@ -546,12 +581,11 @@ def _target_club(data: dict, club: Club | None, check: _Check) -> Club:
     info = check.obj(data.get("club"), "club")
     name = check.text(info, "name", "club", max_length=120, blank=False)
     slug = check.text(info, "slug", "club", max_length=60, blank=False)
-    found = Club.objects.filter(slug=slug).first()
-    if found is not None:
-        return found
-    return Club.objects.create(
-        name=name, slug=slug, city=check.text(info, "city", "club", max_length=120)
+    # get_or_create: two imports of one club's archive at once make one club, not a clash.
+    found, _created = Club.objects.get_or_create(
+        slug=slug, defaults={"name": name, "city": check.text(info, "city", "club", max_length=120)}
     )
+    return found
 
 
 def _players(data: dict, club: Club, check: _Check) -> dict[int, Player]:
@@ -627,10 +661,22 @@ def import_event(data: Any, club: Club | None = None) -> Event:
     archive's club, found by its slug or created), in one transaction; returns the new event
     with its standings recomputed. Players are matched by ACC number, then by name within the
     club, and created otherwise. A bad archive is a ServiceError naming the first wrong value;
-    nothing is written then."""
+    nothing is written then.
+
+    Imports into one club take turns (a lock on the club's row): two imports of one archive
+    at once would otherwise both find a player missing and both create them.
+    """
     try:
         with transaction.atomic():
             return _import(data, club)
+    except UnicodeEncodeError:
+        # Text the checks do not read one by one (the audit's details) may still hold a lone
+        # surrogate; the database refuses it and nothing is written.
+        raise ServiceError(
+            "bad_archive",
+            _("This is not a valid event archive: it holds a character that is not valid Unicode."),
+            field="archive",
+        ) from None
     except (IntegrityError, DataError):
         # The checks before each insert name the usual faults; this is the net under them.
         raise ServiceError(
@@ -653,6 +699,8 @@ def _import(data: Any, club: Club | None) -> Event:
             field="archive",
         )
     club = _target_club(data, club, check)
+    # Imports into one club take turns: both would find a player missing and both create them.
+    Club.objects.select_for_update().filter(pk=club.pk).first()
     fmt = _match_format(
         check.obj(data.get("match_point_format"), "match_point_format"), club, check
     )

@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from pegboard.errors import ServiceError
+from pegboard.middleware import retry_safe_when
 
 from . import reviews, selectors, services
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
@@ -29,6 +30,8 @@ def _entry_or_404(key: str):
 
 
 @never_cache  # a private page that changes with every report: never from a cache
+# A report sent twice is one report: safe to run again after a lost database connection.
+@retry_safe_when(lambda request: request.POST.get("action", "report") == "report")
 def player_page(request: HttpRequest, key: str) -> HttpResponse:
     """The player's page: current table and opponent, report, confirm or dispute.
 

@@ -14,13 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET
 
+from pegboard.errors import ServiceError
 from scoring.exports import content_disposition
 from tournaments import selectors
 from tournaments.forms import ServiceForm
 
-from .archive import export_event, import_event
-
-MAX_ARCHIVE_BYTES = 50 * 1024 * 1024  # a 1,000-player event is under 2 MB
+from .archive import MAX_ARCHIVE_BYTES, export_event, import_event, parse_archive
 
 
 class ArchiveUploadForm(ServiceForm):
@@ -31,11 +30,14 @@ class ArchiveUploadForm(ServiceForm):
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_ARCHIVE_BYTES:
-            raise forms.ValidationError(_("The file is too large for an event archive."))
+            raise forms.ValidationError(
+                _("The file is over %(mb)s MB, the limit for an event archive.")
+                % {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)}
+            )
         try:
-            return json.loads(upload.read().decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError):
-            raise forms.ValidationError(_("The file is not JSON (UTF-8).")) from None
+            return parse_archive(upload.read())
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.message) from None
 
 
 @login_required
@@ -68,4 +70,12 @@ def td_club_import(request: HttpRequest, club_id: int) -> HttpResponse:
             )
             return redirect("td-event", event_id=event.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "results/club_import.html", {"club": club, "form": form}, status=status)
+    limit = {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)}
+    context = {
+        "club": club,
+        "form": form,
+        "max_bytes": MAX_ARCHIVE_BYTES,
+        "limit_text": _("At most %(mb)s MB.") % limit,
+        "too_large": _("The file is over %(mb)s MB, the limit for an event archive.") % limit,
+    }
+    return render(request, "results/club_import.html", context, status=status)

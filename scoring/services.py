@@ -134,14 +134,22 @@ def events_behind() -> list[int]:
     )
 
 
-def sweep_standings() -> int:
+def sweep_standings(*, worker_started: bool = False) -> int:
     """Queue a recompute for every event whose standings are behind; the number queued.
 
     Run every few seconds by beat and when a worker starts: whatever was lost (a task killed
     with its worker, a message the broker dropped, an outage), the standings catch up
-    without a new result and without anyone noticing.
+    without a new result and without anyone noticing. When a worker starts, the queued flags
+    of the events behind are cleared first: a flag set for a run that died with a killed
+    worker would otherwise hold the sweep off until it expires (a run too many is harmless).
     """
-    return sum(send_recompute(event_id) for event_id in events_behind())
+    behind = events_behind()
+    if worker_started:
+        try:
+            cache.delete_many([_queued_key(event_id) for event_id in behind])
+        except Exception as exc:  # the flags expire by themselves
+            log.warning("standings: could not clear the queued flags (%s)", exc)
+    return sum(send_recompute(event_id) for event_id in behind)
 
 
 def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:

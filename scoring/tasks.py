@@ -29,15 +29,16 @@ def recompute_standings(event_id: int) -> int:
 
 
 @shared_task(name="scoring.sweep_standings", ignore_result=True)
-def sweep_standings() -> int:
-    """Re-queue every event whose standings are behind its results (beat, every few s)."""
-    return services.sweep_standings()
+def sweep_standings(worker_started: bool = False) -> int:
+    """Re-queue every event whose standings are behind its results (beat, every few s; and
+    once when a worker starts, past the queued flags a killed worker left behind)."""
+    return services.sweep_standings(worker_started=worker_started)
 
 
 @worker_ready.connect
 def _catch_up_on_start(sender=None, **kwargs) -> None:
     # A worker back from a crash or an outage brings every event up to date at once.
-    sweep_standings.delay()
+    sweep_standings.delay(worker_started=True)
 
 
 @shared_task(name="scoring.recompute_season", acks_late=True)

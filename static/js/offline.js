@@ -85,6 +85,15 @@
       redirect: "manual",
       headers: {"Content-Type": "application/x-www-form-urlencoded"},
     }).then(function (response) {
+      // 502-504: the server could not take it just now (its database dropped the connection,
+      // a restart): keep the report and send it again when the server says (Retry-After).
+      if (response.status >= 502 && response.status <= 504) {
+        sending = false;
+        var wait = parseInt(response.headers.get("Retry-After") || "2", 10);
+        show("warning", words.saved);
+        setTimeout(flush, Math.min(Math.max(wait, 1), 60) * 1000);
+        return;
+      }
       // A redirect is the report taken; a page back is the report refused (already
       // confirmed by the TD, the event finished): either way the server has answered.
       store().removeItem(outboxKey);

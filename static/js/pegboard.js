@@ -17,6 +17,16 @@
     var button = event.target.closest("[data-confirm]");
     if (button && !window.confirm(button.getAttribute("data-confirm"))) { event.preventDefault(); }
   });
+  // <input type="file" data-max-bytes="N" data-too-large="message">: a file over the limit is
+  // refused beside the field before it is sent (the server's 413 would cut the upload short).
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("input[type=file][data-max-bytes]")) { return; }
+    var limit = parseInt(input.getAttribute("data-max-bytes"), 10);
+    var big = Array.prototype.some.call(input.files || [], function (f) { return f.size > limit; });
+    input.setCustomValidity(big ? input.getAttribute("data-too-large") : "");
+    if (big) { input.reportValidity(); }
+  });
   // <button data-print>: print the page.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-print]");

@@ -100,3 +100,45 @@ def test_a_report_lost_on_wifi_without_internet_is_kept_and_sent(
     expect(page.locator("#offline-status")).to_contain_text("Your saved report was sent")
     expect(page.locator("#game-card")).to_contain_text("Reported: you won, 88.")
     assert Submission.objects.filter(table=table).count() == 1
+
+
+def test_a_report_answered_503_stays_on_the_phone_and_is_sent_again(
+    open_page: Callable[[], Page], checks, monkeypatch
+):
+    """Back online, the server's database drops the connection twice (the request and its
+    retry): the 503 keeps the report on the phone, which sends it again after Retry-After."""
+    from django.db import OperationalError
+
+    from results.services import keys
+
+    event = club_night(4)
+    table = played_tables(event)[0]
+    page = open_page()
+    page.goto(f"/k/{result_services.key_for(table.seat_a).key}/")
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    page.context.set_offline(True)
+    report = page.locator("form.report-form")
+    report.locator("label", has_text="I won").click()
+    report.get_by_label("Loser's score").fill("95")
+    report.get_by_role("button", name="Report the result").click()
+    status = page.locator("#offline-status")
+    expect(status).to_contain_text("Saved on this phone")
+
+    real, left = keys.entry_for_key, {"n": 2}
+
+    def dropping(key):
+        if left["n"] > 0:
+            left["n"] -= 1
+            raise OperationalError("terminating connection due to administrator command")
+        return real(key)
+
+    monkeypatch.setattr(result_services, "entry_for_key", dropping)
+    page.context.set_offline(False)
+    expect(status).to_contain_text("Your saved report was sent")
+    assert left["n"] == 0  # the first send met the outage
+    (sent,) = Submission.objects.filter(table=table)
+    assert (sent.winner_id, sent.loser_score) == (table.seat_a_id, 95)
+    checks.a11y(page, "sent after a 503")
+    # The one console line is the browser noting the 503 the test caused.
+    assert [e for e in checks.console_errors if "503" in e]
+    checks.console_errors[:] = [e for e in checks.console_errors if "503" not in e]

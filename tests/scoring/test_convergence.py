@@ -50,3 +50,33 @@ def test_with_the_cache_and_the_broker_down_the_result_is_saved_and_nothing_rais
     assert scoring_services.send_recompute(event.pk) is False  # logged, not raised
     services.record_result(event, table=table, winner=table.seat_b, loser_score=100)
     assert event.pk in scoring_services.events_behind()
+
+
+def test_a_worker_that_starts_sends_past_the_flag_a_killed_worker_left(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """A worker killed with a run queued leaves the event's queued flag behind; the beat's sweep
+    honours it (no run until it expires, 30 s), the starting worker's sweep clears it."""
+    event = event_with_field(4)
+    table = services.draw_next_game(event).tables.order_by("number").first()
+    monkeypatch.setattr(scoring_services, "_flags_shared", lambda: True)
+    sent = []
+    monkeypatch.setattr(
+        "scoring.tasks.recompute_standings.apply_async", lambda args, **kw: sent.append(args)
+    )
+    cache.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=88)
+    assert sent == [(event.pk,)]  # the run the killed worker took with it
+    assert scoring_services.sweep_standings() == 0  # the flag holds the beat off
+    assert scoring_services.sweep_standings(worker_started=True) == 1
+    assert sent == [(event.pk,), (event.pk,)]
+
+
+def test_the_worker_start_signal_asks_for_the_fresh_sweep(monkeypatch):
+    from scoring import tasks
+
+    asked = []
+    monkeypatch.setattr(tasks.sweep_standings, "delay", lambda **kw: asked.append(kw))
+    tasks._catch_up_on_start()
+    assert asked == [{"worker_started": True}]

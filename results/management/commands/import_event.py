@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from pegboard.errors import ServiceError
-from results.archive import import_event
+from results.archive import MAX_ARCHIVE_BYTES, import_event, parse_archive
 from tournaments.models import Club
 
 
@@ -31,14 +29,16 @@ class Command(BaseCommand):
             if file == "-":
                 import sys
 
-                data = json.load(sys.stdin)
+                raw = sys.stdin.buffer.read(MAX_ARCHIVE_BYTES + 1)
             else:
-                with open(file, encoding="utf-8-sig") as handle:
-                    data = json.load(handle)
+                with open(file, "rb") as handle:
+                    raw = handle.read(MAX_ARCHIVE_BYTES + 1)
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"{file} is not JSON: {exc}.") from None
+        try:
+            data = parse_archive(raw)
+        except ServiceError as exc:
+            raise CommandError(f"{file}: {exc.message}") from None
         try:
             event = import_event(data, club=target)
         except ServiceError as exc:
