@@ -7,6 +7,7 @@ import csv
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -248,7 +249,7 @@ def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
             checked = check_result(
                 event,
                 table,
-                winner_id=winners[0].player.entry_id,
+                winner_id=cast(_Player, winners[0].player).entry_id,
                 loser_score=max(0, event.target - abs(winners[0].spread)),
                 forfeit=False,
             )
