@@ -183,3 +183,25 @@ def test_every_bad_line_is_reported_with_its_reason_and_nothing_is_imported(clie
         assert f"Line {number}:" in page
     after = (AuditEntry.objects.count(), list(GameResult.objects.values_list("pk", "margin")))
     assert after == before
+
+
+def test_a_queued_import_with_bad_lines_lists_them_on_its_page(client, td_user):
+    from django.urls import reverse
+
+    from results.models import ImportJob
+
+    event, rounds = played_event(4, 1)
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    text = cards_csv(rounds) + "1,1,Nobody,W,+5\n1,x,Nobody,W,+5\n"  # lines 6 and 7
+    job = ImportJob.objects.create(event=event, user=td_user, text=text, total=6)
+    job = services.run_import_job(job.pk)
+    assert job.status == "failed" and job.report == {
+        "bad_lines": [
+            {"line": 6, "reason": "no player Nobody in this event."},
+            {"line": 7, "reason": "game and table must be numbers."},
+        ]
+    }
+    page = client.get(reverse("results-import-job", args=[event.pk, job.pk])).content.decode()
+    assert "2 lines are not right; nothing was imported." in page
+    assert "Line 6: no player Nobody in this event." in page and "Line 7:" in page

@@ -112,3 +112,22 @@ def test_the_migration_fills_every_players_folded_name():
         "zoe",
     ]
     assert len(players) == 3
+
+
+def test_the_api_registers_a_name_typed_without_accents_or_surname_first(td_user, club, event):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(td_user)
+    zoe = PlayerFactory(name="Zoë Lindqvist", home_club=club)
+    stefan = PlayerFactory(name="Ștefan Țurcanu", home_club=club, acc_number="A-77")
+    entries = f"/api/v1/events/{event.pk}/entries/"
+    typed = api.post(entries, {"name": "zoe LINDQVIST"}, format="json")
+    assert typed.status_code == 201 and typed.json()["player"] == zoe.pk
+    by_number = api.post(entries, {"name": "Turcanu, Stefan", "acc_number": "A-77"}, format="json")
+    assert by_number.status_code == 201 and by_number.json()["player"] == stefan.pk
+    unknown = api.post(entries, {"name": "Ibanez, Dolores"}, format="json")
+    assert unknown.status_code == 400
+    error = unknown.json()["errors"][0]
+    assert error["code"] == "surname_first" and "Is this Dolores Ibanez?" in error["detail"]
+    assert Player.objects.count() == 2 and event.entries.count() == 2

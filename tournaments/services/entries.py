@@ -51,21 +51,36 @@ def register_player(
         raise ServiceError("name_required", _("A player needs a name."), field="name")
     if status not in Player.Status.values:
         raise ServiceError("bad_status", _("Unknown player status."), field="status")
+    # The name as typed, accents and case aside, or read surname first ("Lindqvist, Zoë").
+    swapped = names.surname_first(name)
+    readings = [names.fold(name)] + ([names.fold(swapped)] if swapped else [])
     player = None
     if acc_number:
         player = Player.objects.filter(acc_number=acc_number).first()
-        if player is not None and player.name.casefold() != name.casefold():
+        if player is not None and player.name_folded not in readings:
             raise ServiceError(
                 "acc_number_taken",
                 _("ACC number %(number)s belongs to %(name)s.")
                 % {"number": acc_number, "name": player.name},
                 field="acc_number",
             )
-    if player is None:
-        player = (
-            Player.objects.filter(name__iexact=name, home_club=event.club).first()
-            if not acc_number
-            else None
+    if player is None and not acc_number:
+        known = {
+            p.name_folded: p
+            for p in Player.objects.filter(name_folded__in=readings, home_club=event.club).order_by(
+                "-pk"
+            )  # of two namesakes, the first registered (kept last)
+        }
+        player = next((known[r] for r in readings if r in known), None)
+    if player is None and swapped is not None:
+        raise ServiceError(
+            "surname_first",
+            _(
+                "Is this %(name)s? The club has no such player: write the name as it should "
+                "be shown (given name first, no comma) to add them."
+            )
+            % {"name": swapped},
+            field="name",
         )
     if player is None:
         player = Player.objects.create(
