@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Round, Table
 
 from . import services
@@ -29,7 +30,7 @@ def _link(base_url: str, key: str) -> str:
 
 def score_cards(event, base_url: str) -> list[dict]:
     """One card per entry: name, ACC number, a row per game, and the QR of the private link."""
-    entries = list(event.entries.select_related("player").order_by("player__name"))
+    entries = tournament_selectors.by_name(event.entries.select_related("player"))
     tables = list(
         Table.objects.filter(round__event=event, round__status=Round.Status.RELEASED)
         .select_related("round", "seat_a__player", "seat_b__player", "result")

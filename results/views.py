@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from pegboard.errors import ServiceError
 from pegboard.middleware import retry_safe_when
+from tournaments import selectors as tournament_selectors
 
 from . import reviews, selectors, services
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
@@ -222,7 +223,7 @@ def results_desk(request: HttpRequest, event_id: int) -> HttpResponse:
 def _desk_context(event, role: str, *, form=None, report=None) -> dict:
     keys = []
     if role == "td":
-        entries = list(event.entries.select_related("player").order_by("player__name"))
+        entries = tournament_selectors.by_name(event.entries.select_related("player"))
         by_entry = services.keys_for(entries)
         keys = [(e, by_entry[e.pk]) for e in entries]
     return {

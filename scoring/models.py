@@ -61,7 +61,8 @@ class StandingsStatus(models.Model):
 
 # The order the standings are listed in, everywhere (pages, API, exports): rank, then name;
 # the entry id keeps two players of the same name in one order.
-STANDINGS_ORDER = ("rank", "entry__player__name", "entry_id")
+# Ties by the folded name: "Łucja" among the L, not after Z.
+STANDINGS_ORDER = ("rank", "entry__player__name_folded", "entry_id")
 
 
 class Standing(models.Model):

@@ -126,15 +126,11 @@ def standings_with_movement(
     whose name has it), each with ``movement``: places gained since the game before."""
     standings = standings_for_event(event_id, after_game)
     if find:
-        # Names are matched here, not by the database: casefold() matches "ștefan" to
-        # "Ștefan" on SQLite too, and reading 1,000 (id, name) pairs costs a millisecond.
-        needle = find.casefold()
-        matching = [
-            pk
-            for pk, name in standings.values_list("pk", "entry__player__name")
-            if needle in name.casefold()
-        ]
-        standings = standings.filter(pk__in=matching[:limit])
+        # The stored folded name: "zoe", "STEFAN" or "Dolores Ibanez" find Zoë, Ștefan and
+        # Dolores Ibáñez on SQLite and PostgreSQL alike, in the database.
+        standings = standings.filter(
+            tournament_selectors.name_search("entry__player__name_folded", find)
+        )
     elif limit is not None:
         # The top rows by the (snapshot, rank) index first: ordering a 20,000-row snapshot
         # by rank and name sorted every row to show 100 of them.
@@ -154,11 +150,11 @@ def entrants_and_no_shows(event_id: int, after_game: int | None = None) -> tuple
     from tournaments.models import Entry
 
     ranked = Standing.objects.filter(snapshot=snapshot)
-    names = list(
+    names = tournament_selectors.by_name(
         Entry.objects.filter(event_id=event_id)
         .exclude(pk__in=ranked.values("entry_id"))
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
+        .values_list("player__name", flat=True),
+        name=str,
     )
     return ranked.count(), names
 

@@ -195,7 +195,10 @@ class ForbiddenPairForm(ServiceForm):
 
     def __init__(self, *args, event: Event, **kwargs):
         super().__init__(*args, **kwargs)
-        entries = event.entries.select_related("player").order_by("player__name")
+        # Folded: "Łucja" among the L, not after Z (a choice field keeps a queryset).
+        entries = event.entries.select_related("player").order_by(
+            "player__name_folded", "player__name"
+        )
         self.fields["entry_a"].queryset = entries
         self.fields["entry_b"].queryset = entries
 

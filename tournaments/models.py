@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from . import kinds
+from . import kinds, names
 
 
 def new_seed() -> int:
@@ -60,8 +60,23 @@ class Club(models.Model):
         return tuple((self.default_chains or {}).get(game) or kinds.get(game).default_chain)
 
 
+class PlayerQuerySet(models.QuerySet):
+    """Players; ``bulk_create`` keeps each player's folded name in step, as ``save`` does."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for player in objs:
+            player.name_folded = names.fold(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
-    """A person who plays; an ACC member number is optional (visitors and guests have none)."""
+    """A person who plays; an ACC member number is optional (visitors and guests have none).
+
+    ``name_folded`` is the name as it is searched and sorted (``names.fold``: accents, case
+    and spacing aside), kept in step by ``save`` and ``bulk_create``: "zoe" finds Zoë and
+    "Łucja" sorts among the L by an index, on SQLite and PostgreSQL alike.
+    """
 
     class Status(models.TextChoices):
         MEMBER = "member", _("Member")
@@ -69,6 +84,9 @@ class Player(models.Model):
         GUEST = "guest", _("Guest")
 
     name = models.CharField(_("name"), max_length=120)
+    name_folded = models.CharField(
+        _("name for searching"), max_length=names.FOLDED_MAX, editable=False, db_index=True
+    )
     acc_number = models.CharField(_("ACC member number"), max_length=20, blank=True)
     home_club = models.ForeignKey(
         Club,
@@ -79,6 +97,8 @@ class Player(models.Model):
         blank=True,
     )
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.MEMBER)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -94,6 +114,14 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        """Save, the folded name with the name (also when only ``name`` is updated)."""
+        self.name_folded = names.fold(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields and "name_folded" not in fields:
+            kwargs["update_fields"] = [*fields, "name_folded"]
+        super().save(*args, **kwargs)
 
 
 class MatchPointFormat(models.Model):

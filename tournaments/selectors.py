@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import (
@@ -19,6 +21,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _lazy
 
 from . import names
@@ -88,6 +91,19 @@ def club_player(club: Club, player_id: int) -> Player:
     return player
 
 
+def name_search(path: str, query: str) -> Q:
+    """Rows whose folded name (``path``, e.g. ``"player__name_folded"``) holds every typed word
+    of ``query``: accents, case and word order aside ("zoe", "Lindqvist, Zoe" and "ZOË" all find
+    Zoë Lindqvist), done by the database on SQLite and PostgreSQL alike."""
+    typed = names.words(query)
+    if not typed:
+        return Q(pk__in=[])  # nothing typed but commas: nobody, not everybody
+    found = Q()
+    for word in typed:
+        found &= Q(**{f"{path}__contains": word})
+    return found
+
+
 def find_club_players(
     club: Club, query: str, *, limit: int = 8, among: QuerySet[Player] | None = None
 ) -> list[Player]:
@@ -137,9 +153,24 @@ def is_director(user: UserLike, event: Event) -> bool:
     return clubs_directed_by(user).filter(pk=event.club_id).exists()
 
 
-def event_entries(event: Event) -> QuerySet[Entry]:
-    """The entries of an event with their players, by name."""
-    return event.entries.select_related("player").order_by("player__name")
+T = TypeVar("T")
+
+
+def _player_name(entry) -> str:
+    return entry.player.name
+
+
+def by_name(items: Iterable[T], name: Callable[[T], str] = _player_name) -> list[T]:
+    """``items`` (entries, by default) in the alphabetical order of the active language
+    (``names.sort_key``): "Łucja" among the L and, in Romanian, "Ștefan" after the other S,
+    where the database's own order of code points puts both after Z."""
+    language = get_language()
+    return sorted(items, key=lambda item: names.sort_key(name(item), language))
+
+
+def event_entries(event: Event) -> list[Entry]:
+    """The entries of an event with their players, in the language's alphabetical order."""
+    return by_name(event.entries.select_related("player"))
 
 
 def tables_with_results(round_: Round) -> QuerySet[Table]:
@@ -223,8 +254,10 @@ def rounds_with_tables(
     if find.isdigit():
         tables = tables.filter(number=int(find))
     elif find:
+        # "stefan" finds Ștefan, as "find me" does.
         tables = tables.filter(
-            Q(seat_a__player__name__icontains=find) | Q(seat_b__player__name__icontains=find)
+            name_search("seat_a__player__name_folded", find)
+            | name_search("seat_b__player__name_folded", find)
         )
     if limit is not None:
         # The first tables of each game, and its bye: a draw numbers its tables from 1 (the

@@ -22,6 +22,7 @@ from .keys import (
     throttle,
 )
 from .paper import (
+    BadLines,
     ImportReport,
     ImportRequest,
     import_paper_cards,
@@ -33,6 +34,7 @@ from .staff import add_scorekeeper, remove_scorekeeper
 
 __all__ = [
     "SUBMISSIONS_PER_MINUTE",
+    "BadLines",
     "ImportReport",
     "ImportRequest",
     "RecordError",

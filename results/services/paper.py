@@ -7,16 +7,18 @@ import csv
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from pegboard.errors import ServiceError
 from scoring import crosscheck
+from tournaments import names
 from tournaments import services as tournament_services
 from tournaments.models import Event, Table
-from tournaments.pairing_bridge import entry_id
 from tournaments.services.results import (
     CheckedResult,
     audit_values,
@@ -53,13 +55,80 @@ MAX_IMPORT_LINES = 50_000
 MAX_IMPORT_FIELD = 200  # characters in one CSV cell (names, numbers, W/L, spreads)
 
 
+class BadLines(ServiceError):
+    """A paper-card file with lines that are not right: every one of them, with its line
+    number and reason (``lines``), and nothing imported."""
+
+    SHOWN = 50  # the lines named in the message; the rest are counted
+
+    def __init__(self, lines: list[tuple[int, str]]) -> None:
+        self.lines = lines
+        head = ngettext(
+            "%(n)s line is not right; nothing was imported. Correct it and import again:",
+            "%(n)s lines are not right; nothing was imported. Correct them and import again:",
+            len(lines),
+        ) % {"n": len(lines)}
+        said = [
+            _("Line %(n)s: %(reason)s") % {"n": number, "reason": reason}
+            for number, reason in lines[: self.SHOWN]
+        ]
+        if len(lines) > self.SHOWN:
+            said.append(_("and %(n)s more.") % {"n": len(lines) - self.SHOWN})
+        super().__init__("bad_csv", "\n".join([head, *said]), field="file")
+
+
+@dataclass(frozen=True, slots=True)
+class _Player:
+    """A paper line's player: the entry, named by its player in Rule 12.2's explanations
+    ("Ann won by 12", not "76 won by 12")."""
+
+    entry_id: int
+    name: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class _Field:
+    """The event's players as a card names them: ACC number, or name with accents, case
+    and spacing aside, also written surname first ("Lindqvist, Zoë")."""
+
+    def __init__(self, event: Event) -> None:
+        self.by_acc: dict[str, _Player] = {}
+        self.by_name: dict[str, list[_Player]] = {}
+        for entry_pk, name, acc in event.entries.values_list(
+            "pk", "player__name", "player__acc_number"
+        ):
+            player = _Player(entry_pk, name)
+            if acc:
+                self.by_acc[acc] = player
+            self.by_name.setdefault(names.fold(name), []).append(player)
+
+    def find(self, who: str) -> _Player | str:
+        """The player ``who`` names, or why there is none (for the line's report)."""
+        if who in self.by_acc:
+            return self.by_acc[who]
+        found = self.by_name.get(names.fold(who), [])
+        swapped = names.surname_first(who)
+        if not found and swapped is not None:
+            found = self.by_name.get(names.fold(swapped), [])
+        if len(found) > 1:
+            return _("two players of this event are called %(who)s: give the ACC number.") % {
+                "who": who
+            }
+        if not found:
+            return _("no player %(who)s in this event.") % {"who": who}
+        return found[0]
+
+
 def _read_paper_lines(
     event: Event, text: str, progress: Callable[[int], None] | None = None
 ) -> dict[tuple[int, int], list]:
     """The CSV's lines by (game, table), each a checked Rule 12.2 written line.
 
-    Raises ``bad_csv`` naming the first line that is not right; nothing is written.
-    ``progress`` is told the number of lines read every 500 lines.
+    Reads the whole file and raises :class:`BadLines` naming every line that is not right
+    (a missing column or an empty file at once); nothing is written. ``progress`` is told
+    the number of lines read every 500 lines.
     """
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     needed = {"game", "table", "player", "result", "spread"}
@@ -69,10 +138,9 @@ def _read_paper_lines(
             _("The CSV needs the columns: game, table, player, result, spread."),
             field="file",
         )
-    field = list(event.entries.select_related("player"))
-    entries = {e.player.acc_number: e for e in field if e.player.acc_number}
-    entries.update({e.player.name.casefold(): e for e in field})
+    players = _Field(event)
     lines: dict[tuple[int, int], list] = {}
+    bad: list[tuple[int, str]] = []
     number = 1
     try:
         for number, row in enumerate(reader, start=2):
@@ -82,47 +150,52 @@ def _read_paper_lines(
                     _("The CSV has more than %(n)s lines.") % {"n": MAX_IMPORT_LINES},
                     field="file",
                 )
-            cells = [row.get(key) or "" for key in needed]
-            if any(len(cell) > MAX_IMPORT_FIELD for cell in cells):
-                raise ServiceError(
-                    "bad_csv", _("Line %(n)s: a cell is far too long.") % {"n": number}
-                )
-            try:
-                game, table_no = int(row["game"]), int(row["table"])
-            except (TypeError, ValueError):
-                raise ServiceError(
-                    "bad_csv", _("Line %(n)s: game and table must be numbers.") % {"n": number}
-                ) from None
-            who = (row["player"] or "").strip()
-            entry = entries.get(who) or entries.get(who.casefold())
-            if entry is None:
-                raise ServiceError(
-                    "bad_csv",
-                    _("Line %(n)s: no player %(who)s in this event.") % {"n": number, "who": who},
-                )
-            claim = (row["result"] or "").strip().upper()[:1]
-            try:
-                plus, minus = _spread_columns(row["spread"])
-                line = crosscheck.WrittenLine.from_columns(
-                    entry.pk,
-                    crosscheck.Result.WIN if claim == "W" else crosscheck.Result.LOSS,
-                    plus=plus,
-                    minus=minus,
-                )
-            except (ValueError, crosscheck.CrosscheckError) as exc:
-                raise ServiceError(
-                    "bad_csv", _("Line %(n)s: %(error)s") % {"n": number, "error": exc}
-                ) from None
-            lines.setdefault((game, table_no), []).append(line)
+            line = _read_line(row, players)
+            if isinstance(line, str):
+                bad.append((number, line))
+                continue
+            lines.setdefault(line[0], []).append(line[1])
             if progress is not None and number % 500 == 0:
                 progress(number - 1)
     except csv.Error as exc:  # a field over csv's limit, a NUL byte, a broken quote
-        raise ServiceError(
-            "bad_csv", _("Line %(n)s: %(error)s") % {"n": number + 1, "error": exc}
-        ) from None
+        # csv cannot read on past a broken line: the lines before it are reported too.
+        bad.append((number + 1, str(exc)))
+    if bad:
+        raise BadLines(bad)
     if not lines:
         raise ServiceError("bad_csv", _("The CSV has no lines to import."), field="file")
     return lines
+
+
+def _read_line(row: dict, players: _Field) -> tuple[tuple[int, int], object] | str:
+    """One CSV row as ((game, table), its Rule 12.2 written line), or why it is not right."""
+    cells = [row.get(key) or "" for key in ("game", "table", "player", "result", "spread")]
+    if any(len(cell) > MAX_IMPORT_FIELD for cell in cells):
+        return _("a cell is far too long.")
+    try:
+        game, table_no = int(row["game"]), int(row["table"])
+    except (TypeError, ValueError):
+        return _("game and table must be numbers.")
+    player = players.find(names.clean(row["player"] or ""))
+    if isinstance(player, str):
+        return player
+    claim = (row["result"] or "").strip().upper()[:1]
+    if claim not in ("W", "L"):
+        return _("the result must be W or L.")
+    try:
+        plus, minus = _spread_columns(row["spread"])
+    except ValueError:
+        return _("the spread must be a number, such as +12 or -12.")
+    try:
+        line = crosscheck.WrittenLine.from_columns(
+            player,
+            crosscheck.Result.WIN if claim == "W" else crosscheck.Result.LOSS,
+            plus=plus,
+            minus=minus,
+        )
+    except crosscheck.CrosscheckError as exc:
+        return str(exc)
+    return (game, table_no), line
 
 
 def import_paper_cards(
@@ -151,7 +224,7 @@ def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
             "round", "seat_a__player", "seat_b__player"
         )
     }
-    ranking = [row.entry_id for row in standings_for_event(event.pk)]
+    ranking = [_Player(row.entry_id, "") for row in standings_for_event(event.pk)]
     qualifiers = crosscheck.apparent_qualifiers(ranking) if ranking else frozenset()
     report = ImportReport()
     items: list[tuple[Table, CheckedResult, str]] = []
@@ -176,7 +249,7 @@ def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
             checked = check_result(
                 event,
                 table,
-                winner_id=entry_id(winners[0].player),
+                winner_id=cast(_Player, winners[0].player).entry_id,
                 loser_score=max(0, event.target - abs(winners[0].spread)),
                 forfeit=False,
             )
@@ -264,6 +337,9 @@ def run_import_job(job_id: int) -> ImportJob:
 
     try:
         report = import_paper_cards(job.event, job.text, user=job.user, progress=progress)
+    except BadLines as exc:
+        job.status, job.error = ImportJob.Status.FAILED, exc.message.split("\n")[0][:300]
+        job.report = {"bad_lines": [{"line": n, "reason": r} for n, r in exc.lines]}
     except ServiceError as exc:
         job.status, job.error = ImportJob.Status.FAILED, exc.message[:300]
     else:

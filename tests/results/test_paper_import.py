@@ -110,3 +110,98 @@ def test_a_large_file_is_imported_by_celery_with_its_progress(
     assert len(job.report["recorded"]) == 225 and not job.report["flagged"]
     page = client.get(response.url).content.decode()
     assert "225 games recorded, 0 flagged." in page and "every 1s" not in page
+
+
+def _first_table(rounds, names=("Zoë Lindqvist", "Ștefan Țurcanu")):
+    """Game 1's table 1, its players renamed with accents."""
+    table = rounds[0].tables.select_related("seat_a__player", "seat_b__player").get(number=1)
+    for seat, name in zip((table.seat_a, table.seat_b), names, strict=True):
+        seat.player.name = name
+        seat.player.save()
+    return table
+
+
+def test_cards_name_players_as_typed_and_the_report_names_them(client, td_user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    event, rounds = played_event(4, 1)
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    table = _first_table(rounds)
+    text = (
+        "game,table,player,result,spread\n"
+        "1,1,zoe lindqvist,W,+12\n"
+        '1,1,"Turcanu, Stefan",L,-12\n'  # no accents, surname first
+    )
+    upload = SimpleUploadedFile("cards.csv", text.encode())
+    response = client.post(reverse("results-import", args=[event.pk]), {"file": upload})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "The two lines agree: Zoë Lindqvist won by 12." in page
+    assert f"{table.seat_a.pk} won by" not in page  # an entry id, never
+    table.refresh_from_db()
+    assert (table.result.winner_id, table.result.loser_score) == (table.seat_a_id, 109)
+
+
+def test_every_bad_line_is_reported_with_its_reason_and_nothing_is_imported(client, td_user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    event, rounds = played_event(8, 1)
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    good = cards_csv(rounds).splitlines()  # header and 8 good lines
+    text = "\n".join(
+        [
+            *good[:3],
+            "1,one,Nobody,W,+5",  # line 4
+            "1,2,Nobody,W,+5",  # line 5
+            *good[3:5],
+            "1,2,x,X,+5",  # line 8: no such player (the first reason found)
+            f"1,3,{good[1].split(',')[2]},maybe,+5",  # line 9
+            f"1,3,{good[1].split(',')[2]},W,+five",  # line 10
+            *good[5:],
+        ]
+    )
+    before = (AuditEntry.objects.count(), list(GameResult.objects.values_list("pk", "margin")))
+    with pytest.raises(services.BadLines) as caught:
+        services.import_paper_cards(event, text, user=None)
+    assert caught.value.lines == [
+        (4, "game and table must be numbers."),
+        (5, "no player Nobody in this event."),
+        (8, "no player x in this event."),
+        (9, "the result must be W or L."),
+        (10, "the spread must be a number, such as +12 or -12."),
+    ]
+    upload = SimpleUploadedFile("cards.csv", text.encode())
+    response = client.post(reverse("results-import", args=[event.pk]), {"file": upload})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "5 lines are not right; nothing was imported." in page
+    for number in (4, 5, 8, 9, 10):
+        assert f"Line {number}:" in page
+    after = (AuditEntry.objects.count(), list(GameResult.objects.values_list("pk", "margin")))
+    assert after == before
+
+
+def test_a_queued_import_with_bad_lines_lists_them_on_its_page(client, td_user):
+    from django.urls import reverse
+
+    from results.models import ImportJob
+
+    event, rounds = played_event(4, 1)
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    text = cards_csv(rounds) + "1,1,Nobody,W,+5\n1,x,Nobody,W,+5\n"  # lines 6 and 7
+    job = ImportJob.objects.create(event=event, user=td_user, text=text, total=6)
+    job = services.run_import_job(job.pk)
+    assert job.status == "failed" and job.report == {
+        "bad_lines": [
+            {"line": 6, "reason": "no player Nobody in this event."},
+            {"line": 7, "reason": "game and table must be numbers."},
+        ]
+    }
+    page = client.get(reverse("results-import-job", args=[event.pk, job.pk])).content.decode()
+    assert "2 lines are not right; nothing was imported." in page
+    assert "Line 6: no player Nobody in this event." in page and "Line 7:" in page

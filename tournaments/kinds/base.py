@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,12 +44,14 @@ class SeatLine:
 
 
 def name_order(name: str) -> tuple[str, str]:
-    """Sort key of a name for an alphabetical list read in the hall: accents and case do
-    not move a name ("Ștefan" among the S, "Zoë" among the Z), the name itself breaks ties."""
-    bare = "".join(
-        c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c)
-    )
-    return bare, name
+    """Sort key of a name for an alphabetical list read in the hall, in the active language's
+    order (``names.sort_key``): accents and case do not move a name out of its letter
+    ("Ștefan" among the S, "Łucja" among the L), the name itself breaks ties."""
+    from django.utils.translation import get_language
+
+    from tournaments import names
+
+    return names.sort_key(name, get_language())
 
 
 class GameKind:

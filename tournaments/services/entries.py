@@ -51,21 +51,36 @@ def register_player(
         raise ServiceError("name_required", _("A player needs a name."), field="name")
     if status not in Player.Status.values:
         raise ServiceError("bad_status", _("Unknown player status."), field="status")
+    # The name as typed, accents and case aside, or read surname first ("Lindqvist, Zoë").
+    swapped = names.surname_first(name)
+    readings = [names.fold(name)] + ([names.fold(swapped)] if swapped else [])
     player = None
     if acc_number:
         player = Player.objects.filter(acc_number=acc_number).first()
-        if player is not None and player.name.casefold() != name.casefold():
+        if player is not None and player.name_folded not in readings:
             raise ServiceError(
                 "acc_number_taken",
                 _("ACC number %(number)s belongs to %(name)s.")
                 % {"number": acc_number, "name": player.name},
                 field="acc_number",
             )
-    if player is None:
-        player = (
-            Player.objects.filter(name__iexact=name, home_club=event.club).first()
-            if not acc_number
-            else None
+    if player is None and not acc_number:
+        known = {
+            p.name_folded: p
+            for p in Player.objects.filter(name_folded__in=readings, home_club=event.club).order_by(
+                "-pk"
+            )  # of two namesakes, the first registered (kept last)
+        }
+        player = next((known[r] for r in readings if r in known), None)
+    if player is None and swapped is not None:
+        raise ServiceError(
+            "surname_first",
+            _(
+                "Is this %(name)s? The club has no such player: write the name as it should "
+                "be shown (given name first, no comma) to add them."
+            )
+            % {"name": swapped},
+            field="name",
         )
     if player is None:
         player = Player.objects.create(
@@ -263,9 +278,12 @@ def import_roster(event: Event, text: str, *, checked_in: bool = False) -> Roste
             _("At most %(n)s names at once.") % {"n": MAX_IMPORT_LINES},
             field="names",
         )
+    # The club's players of the listed names only, by the stored folded name (an index).
+    listed = {names.fold(name) for _n, name, _acc in rows}
+    listed |= {names.fold(s) for _n, name, _acc in rows if (s := names.surname_first(name))}
     by_name: dict[str, list[Player]] = {}
-    for known in selectors.club_players(event.club):
-        by_name.setdefault(names.fold(known.name), []).append(known)
+    for known in selectors.club_players(event.club).filter(name_folded__in=listed):
+        by_name.setdefault(known.name_folded, []).append(known)
     numbers = [acc for _n, _name, acc in rows if acc]
     by_number = {p.acc_number: p for p in Player.objects.filter(acc_number__in=numbers)}
     entered = set(event.entries.values_list("player_id", flat=True))
@@ -279,21 +297,25 @@ def import_roster(event: Event, text: str, *, checked_in: bool = False) -> Roste
         if len(name) > 120:
             line.reason = _("The name is longer than 120 characters.")
             continue
-        if folded in seen_names or (acc and acc in seen_numbers):
+        # "Lindqvist, Zoë" (or a sheet's surname and given-name columns) is Zoë Lindqvist.
+        swapped = names.surname_first(name)
+        readings = [folded] if swapped is None else [folded, names.fold(swapped)]
+        if seen_names.intersection(readings) or (acc and acc in seen_numbers):
             line.reason = _("Listed twice.")
             continue
-        seen_names.add(folded)
+        seen_names.update(readings)
         if acc:
             seen_numbers.add(acc)
         player: Player | None = by_number.get(acc) if acc else None
-        if player is not None and names.fold(player.name) != folded:
+        if player is not None and names.fold(player.name) not in readings:
             line.reason = _("ACC number %(number)s belongs to %(name)s.") % {
                 "number": acc,
                 "name": player.name,
             }
             continue
         if player is None:
-            same = [p for p in by_name.get(folded, []) if not acc or not p.acc_number]
+            same = next((found for reading in readings if (found := by_name.get(reading))), [])
+            same = [p for p in same if not acc or not p.acc_number]
             if len(same) > 1:
                 line.reason = _("Several of the club's players are called %(name)s.") % {
                     "name": name
@@ -302,6 +324,13 @@ def import_roster(event: Event, text: str, *, checked_in: bool = False) -> Roste
             player = same[0] if same else None
         if player is not None and player.pk in entered:
             line.reason = _("%(name)s is already entered.") % {"name": player.name}
+            continue
+        if player is None and swapped is not None:
+            # Never a new player named "Lindqvist, Zoë" without asking.
+            line.reason = _(
+                "Is this %(name)s? The club has no such player: write the name as it should "
+                "be shown (given name first, no comma) to add them."
+            ) % {"name": swapped}
             continue
         if player is None:
             player = Player.objects.create(
