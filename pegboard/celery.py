@@ -36,6 +36,24 @@ def _restore_unacked_or_leave_them(self: kombu_redis.QoS, client: Any = None) ->
 
 kombu_redis.QoS.restore_unacked = _restore_unacked_or_leave_them  # type: ignore[method-assign]
 
+# The same outage seen from the other side: a task that finishes after Redis went away acks
+# (acks_late) on the channel kombu has already closed, whose ``connection`` is None, and the
+# transport's ``self.connection.client`` raises AttributeError ('NoneType' object has no
+# attribute 'client'). Celery takes only the transport's connection errors for an outage to
+# reconnect from; anything else is "Unrecoverable" and the worker exits for good. So a closed
+# channel says what it is: a connection error. The unacked message stays in Redis's index and
+# comes back after the visibility timeout (every task here is safe to run twice).
+_connparams = kombu_redis.Channel._connparams
+
+
+def _connparams_or_connection_error(self: kombu_redis.Channel, asynchronous: bool = False) -> Any:
+    if self.connection is None:
+        raise kombu_redis.redis.ConnectionError("the broker channel is closed (Redis went away)")
+    return _connparams(self, asynchronous)
+
+
+kombu_redis.Channel._connparams = _connparams_or_connection_error  # type: ignore[method-assign]
+
 
 @app.task(name="pegboard.ping")
 def ping() -> str:

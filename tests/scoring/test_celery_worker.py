@@ -91,3 +91,25 @@ def test_a_burst_of_results_coalesces_and_converges(celery_worker, settings):
     # Every run that found new results bumped the version: coalescing keeps it well below 40.
     assert snapshot.version < len(tables), f"{snapshot.version} runs for {len(tables)} results"
     print(f"{snapshot.version} standings runs for {len(tables)} results")
+
+
+@pytest.mark.services
+def test_a_closed_broker_channel_raises_a_connection_error_celery_recovers_from():
+    """kombu's Redis channel, once closed by an outage, used to raise AttributeError from an
+    ack ('NoneType' object has no attribute 'client'): "Unrecoverable error", the worker gone.
+    Now every use of the closed channel is one of the transport's connection errors."""
+    from kombu import Connection
+
+    import pegboard.celery  # noqa: F401 - installs the patch
+
+    require_service(
+        "Redis broker", broker_reachable(), "set CELERY_BROKER_URL=redis://127.0.0.1:6379/0"
+    )
+    with Connection(settings.BROKER_FROM_ENV) as broker:
+        channel = broker.channel()
+        qos = channel.qos
+        channel.close()
+        for use in (lambda: qos.ack("tag"), lambda: qos.reject("tag", requeue=True)):
+            with pytest.raises(broker.connection_errors):
+                use()
+        qos.restore_unacked()  # at close: gives up quietly, the messages stay in Redis
