@@ -159,7 +159,12 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
     done = None
     if action == "confirm":
         try:
-            done = services.confirm_opponent(key, table=int(request.POST.get("table", 0)))
+            # The version the player saw: a report changed since is refused, not confirmed.
+            done = services.confirm_opponent(
+                key,
+                table=int(request.POST.get("table", 0)),
+                version=int(request.POST.get("version") or 0),
+            )
         except (ServiceError, ValueError) as exc:
             messages.error(request, getattr(exc, "message", str(exc)))
     elif action == "dispute":

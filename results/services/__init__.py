@@ -28,11 +28,12 @@ from .paper import (
     request_import,
     run_import_job,
 )
-from .reports import RecordError, SubmitOutcome, confirm_opponent, dispute, submit
+from .reports import ConfirmRefusal, RecordError, SubmitOutcome, confirm_opponent, dispute, submit
 from .staff import add_scorekeeper, remove_scorekeeper
 
 __all__ = [
     "SUBMISSIONS_PER_MINUTE",
+    "ConfirmRefusal",
     "ImportReport",
     "ImportRequest",
     "RecordError",

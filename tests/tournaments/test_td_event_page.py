@@ -108,7 +108,9 @@ def test_the_desk_badge_counts_disputes_on_the_event_and_game_pages(td_client, t
     result_services.submit(
         key(confirmed.seat_a).key, table=confirmed, winner=confirmed.seat_a, loser_score=70
     )
-    result_services.confirm_opponent(key(confirmed.seat_b).key, table=confirmed)
+    result_services.confirm_opponent(
+        key(confirmed.seat_b).key, table=confirmed, winner=confirmed.seat_a, loser_score=70
+    )
 
     marks = result_services_marks(event, round_)
     assert marks.disputes == 1 and marks.attention == 1
