@@ -166,7 +166,10 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
                 version=int(request.POST.get("version") or 0),
             )
         except (ServiceError, ValueError) as exc:
+            # Refused (the report changed, or was confirmed meanwhile): the page as it now
+            # stands, with why; a reload then asks nothing again.
             messages.error(request, getattr(exc, "message", str(exc)))
+            return redirect("player-page", key=key)
     elif action == "dispute":
         form = forms["dispute_form"] = DisputeForm(request.POST)
 
