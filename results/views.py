@@ -261,6 +261,29 @@ def check_view(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def accept_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Accept one player's pending report from the TD's game page (no retyping)."""
+    event, _role = selectors.results_role(request.user, event_id)
+    try:
+        result = services.accept_report(
+            event,
+            table=int(request.POST.get("table", 0)),
+            version=int(request.POST.get("version") or 0),
+            user=request.user,
+        )
+    except (ServiceError, ValueError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+        number = request.POST.get("game", "")
+    else:
+        messages.success(request, _("Report accepted."))
+        number = str(result.table.round.number)
+    if number.isdigit():
+        return redirect("td-game", event_id=event.pk, number=int(number))
+    return redirect("results-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
 def rule_view(request: HttpRequest, event_id: int) -> HttpResponse:
     """Settle a dispute: one version, or the TD's own result."""
     event, _role = selectors.results_role(request.user, event_id)

@@ -379,9 +379,11 @@ def _mark_tables(event, round_, tables) -> hooks.DeskMarks:
     counts: disputed and player-reported tables are marked on the TD's game page."""
     desk = hooks.desk_marks(event.pk, round_.pk)
     marks = desk.tables or {}
+    reports = desk.reports or {}
     for table in tables:
         if table is not None:
             table.desk_mark = marks.get(table.pk, "")
+            table.pending_report = reports.get(table.pk)
     return desk
 
 

@@ -12,7 +12,7 @@ Every result they confirm is written by ``tournaments.services.record_result`` (
 
 from tournaments.services.playoffs import correct_playoff_game, dependent_matches
 
-from .desk import check_agreed, correct, request_printables, rule
+from .desk import accept_report, check_agreed, correct, request_printables, rule
 from .keys import (
     SUBMISSIONS_PER_MINUTE,
     entry_for_key,
@@ -38,6 +38,7 @@ __all__ = [
     "ImportRequest",
     "RecordError",
     "SubmitOutcome",
+    "accept_report",
     "add_scorekeeper",
     "check_agreed",
     "confirm_opponent",

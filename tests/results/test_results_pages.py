@@ -207,3 +207,29 @@ def test_desk_finds_a_table_by_its_numbers_to_correct_it(client, night, td_user)
     found = client.get(desk, {"game": "1", "table": str(table.number)}).content.decode()
     assert f"recorded as {table.seat_a.player.name} won by 26" in found
     assert "has these numbers" in client.get(desk, {"game": "1", "table": "99"}).content.decode()
+
+
+def test_td_accepts_a_players_report_from_the_game_page(client, night, td_user):
+    """A table with one player's report: the TD accepts it on the game page instead of
+    retyping it; it goes through the one result service and the audit says so."""
+    event, table, key_a, key_b = night
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    client.force_login(td_user)
+    game = reverse("td-game", args=[event.pk, 1])
+    page = client.get(game).content.decode()
+    name = table.seat_a.player.name
+    assert f"{name} reported: {name} won, 95." in page and "Accept this report" in page
+    version = Submission.objects.get(table=table).pk
+    accept = reverse("results-accept", args=[event.pk])
+    # A version the TD did not see (the player changed it since) is refused.
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=85)
+    stale = client.post(accept, {"table": table.pk, "version": version, "game": 1}, follow=True)
+    assert f"{name} changed the report: check it again." in stale.content.decode()
+    assert not GameResult.objects.filter(table=table).exists()
+    latest = Submission.objects.get(table=table, status="pending").pk
+    done = client.post(accept, {"table": table.pk, "version": latest, "game": 1}, follow=True)
+    assert done.redirect_chain == [(game, 302)] and "Report accepted." in done.content.decode()
+    result = GameResult.objects.get(table=table)
+    assert (result.winner_id, result.loser_score) == (table.seat_a_id, 85)
+    assert AuditEntry.objects.filter(table=table, action="accepted", user=td_user).exists()
+    assert "Accept this report" not in client.get(game).content.decode()
