@@ -156,7 +156,8 @@ def open_tables(event: Event, entries=None) -> dict[int, Table]:
     found: dict[int, Table] = {}
     for table in tables.order_by("round__number", "number"):
         for seat in (table.seat_a_id, table.seat_b_id):
-            found.setdefault(seat, table)
+            if seat is not None:
+                found.setdefault(seat, table)
     return found
 
 

@@ -282,9 +282,11 @@ def confirm_opponent(
         )
     version_id = version.pk if isinstance(version, Submission) else version
     winner_id = winner.pk if isinstance(winner, Entry) else winner
-    seen = Submission(winner_id=winner_id, loser_score=loser_score, forfeit=forfeit)
     if (version_id is not None and version_id != theirs.pk) or (
-        winner_id is not None and not theirs.same_outcome(seen)
+        winner_id is not None
+        and not theirs.same_outcome(
+            Submission(winner_id=winner_id, loser_score=loser_score, forfeit=forfeit)
+        )
     ):
         name = theirs.by_entry.player.name if theirs.by_entry else _("Your opponent")
         raise ServiceError(

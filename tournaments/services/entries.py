@@ -103,7 +103,7 @@ def withdraw_entry(entry: Entry, *, forfeit_open: bool = False, user=None) -> En
     match (and any they would reach) becomes a walkover for the opponent. A table of a
     released game they sit at without a result stays open for the TD to enter, unless
     ``forfeit_open``: then the opponent is given the forfeit win there, through the one
-    result service (audited as ``withdrawn``). ``entry.open_table`` is the table left open.
+    result service (audited as ``withdrawn``); ``selectors.open_tables`` finds what is left.
     """
     event = locked_event(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk, event=event)
@@ -125,7 +125,6 @@ def withdraw_entry(entry: Entry, *, forfeit_open: bool = False, user=None) -> En
         bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
     if forfeit_open:
         forfeit_open_tables(entry, user=user)
-    entry.open_table = selectors.open_tables(event, [entry]).get(entry.pk)
     hooks.results_changed(entry.event_id)
     return entry
 
@@ -143,6 +142,8 @@ def forfeit_open_tables(entry: Entry, *, user=None) -> list:
     recorded = []
     for table in selectors.open_tables(event, [entry]).values():
         opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+        if opponent is None:  # open_tables has two players at every table it gives
+            continue
         recorded.append(
             record_result(
                 event,
