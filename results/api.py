@@ -46,6 +46,35 @@ class ReportInput(KeyInput):
     )
 
 
+class ConfirmInput(KeyInput):
+    """What the player confirms, named: a report changed since they saw it is refused."""
+
+    submission = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The opponent's version being confirmed (its id, as the report's answer "
+        "gives it). Give this or the result below.",
+    )
+    winner = serializers.ChoiceField(
+        choices=["me", "opponent"],
+        required=False,
+        help_text="The result being confirmed, from the confirming player's side.",
+    )
+    loser_score = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-MAX_SCORE, max_value=MAX_SCORE
+    )
+    forfeit = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict) -> dict:
+        if "submission" not in attrs and "winner" not in attrs:
+            raise serializers.ValidationError(
+                {"submission": [_("Name what you confirm: the version or its result.")]},
+                code="required",
+            )
+        return attrs
+
+
 class DisputeInput(KeyInput):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
@@ -152,15 +181,36 @@ class ReportView(KeyView):
 class ConfirmView(KeyView):
     """A player confirms the opponent's report."""
 
-    @extend_schema(request=KeyInput, responses={201: OutcomeOutput})
+    @extend_schema(
+        summary="Confirm the opponent's report",
+        description="The body names what is confirmed: the opponent's version (`submission`, "
+        "the id the report's answer gives) or its result (`winner` as `me` or `opponent` from "
+        "the confirming player's side, `loser_score`, `forfeit`); one of the two is required "
+        "(a body with the table only, as older clients sent it, is a 400 `required` on "
+        "`submission`). 400 "
+        "`report_changed`: the opponent changed the report since (nothing is written; read "
+        "it again and confirm the new one); 400 `nothing_to_confirm`: no report waits.",
+        request=ConfirmInput,
+        responses={201: OutcomeOutput},
+    )
     def post(self, request: Request) -> Response:
-        data = KeyInput(data=request.data)
+        data = ConfirmInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         try:
             entry = services.entry_for_key(v["key"])
+            table = _table(entry.event_id, v["game"], v["table"])
+            winner = None
+            if "winner" in v:
+                opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+                winner = entry.pk if v["winner"] == "me" else opponent
             outcome = services.confirm_opponent(
-                v["key"], table=_table(entry.event_id, v["game"], v["table"])
+                v["key"],
+                table=table,
+                version=v.get("submission"),
+                winner=winner,
+                loser_score=v.get("loser_score"),
+                forfeit=v["forfeit"],
             )
         except ServiceError as exc:
             _raise(exc)

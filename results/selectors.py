@@ -266,4 +266,20 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
             tables[table_id] = "to_check"
         for table_id in disputed:
             tables[table_id] = "disputed"
-    return DeskMarks(disputes=len(disputed), to_check=len(to_check), tables=tables)
+    reports: dict[int, dict] = {}
+    if round_id is not None:
+        pending = (
+            Submission.objects.filter(table__round_id=round_id, status=Submission.Status.PENDING)
+            .exclude(table_id__in=disputed)
+            .select_related("by_entry__player", "winner__player")
+            .order_by("created_at", "pk")
+        )
+        for version in pending:  # the latest report of a table wins
+            reports[version.table_id] = {
+                "version": version.pk,
+                "by": version.by_entry.player.name if version.by_entry else "",
+                "winner": version.winner.player.name,
+                "loser_score": version.loser_score,
+                "forfeit": version.forfeit,
+            }
+    return DeskMarks(disputes=len(disputed), to_check=len(to_check), tables=tables, reports=reports)

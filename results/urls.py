@@ -12,6 +12,7 @@ urlpatterns = [
     path("td/events/<int:event_id>/results/", views.results_desk, name="results-desk"),
     path("td/events/<int:event_id>/results/rule/", views.rule_view, name="results-rule"),
     path("td/events/<int:event_id>/results/check/", views.check_view, name="results-check"),
+    path("td/events/<int:event_id>/results/accept/", views.accept_view, name="results-accept"),
     path("td/events/<int:event_id>/results/correct/", views.correct_view, name="results-correct"),
     path("td/events/<int:event_id>/results/import/", views.import_view, name="results-import"),
     path(

@@ -163,9 +163,17 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
     done = None
     if action == "confirm":
         try:
-            done = services.confirm_opponent(key, table=int(request.POST.get("table", 0)))
+            # The version the player saw: a report changed since is refused, not confirmed.
+            done = services.confirm_opponent(
+                key,
+                table=int(request.POST.get("table", 0)),
+                version=int(request.POST.get("version") or 0),
+            )
         except (ServiceError, ValueError) as exc:
+            # Refused (the report changed, or was confirmed meanwhile): the page as it now
+            # stands, with why; a reload then asks nothing again.
             messages.error(request, getattr(exc, "message", str(exc)))
+            return redirect("player-page", key=key)
     elif action == "dispute":
         form = forms["dispute_form"] = DisputeForm(request.POST)
 
@@ -252,6 +260,29 @@ def check_view(request: HttpRequest, event_id: int) -> HttpResponse:
         messages.error(request, getattr(exc, "message", str(exc)))
     else:
         messages.success(request, _("Checked and confirmed."))
+    return redirect("results-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def accept_view(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Accept one player's pending report from the TD's game page (no retyping)."""
+    event, _role = selectors.results_role(request.user, event_id)
+    try:
+        result = services.accept_report(
+            event,
+            table=int(request.POST.get("table", 0)),
+            version=int(request.POST.get("version") or 0),
+            user=request.user,
+        )
+    except (ServiceError, ValueError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+        number = request.POST.get("game", "")
+    else:
+        messages.success(request, _("Report accepted."))
+        number = str(result.table.round.number)
+    if number.isdigit():
+        return redirect("td-game", event_id=event.pk, number=int(number))
     return redirect("results-desk", event_id=event.pk)
 
 

@@ -253,7 +253,9 @@ def test_two_app_servers_and_two_workers_share_everything(cluster):
     )
     assert reported.status_code == 201 and reported.json()["state"] == "pending", reported.text
     confirmed = requests.post(
-        f"{b}/api/v1/results/confirm", json={"key": key_loser, **where}, timeout=10
+        f"{b}/api/v1/results/confirm",
+        json={"key": key_loser, "winner": "opponent", "loser_score": 88, **where},
+        timeout=10,
     )
     assert confirmed.status_code == 201, confirmed.text
     assert confirmed.json()["state"] == "confirmed"

@@ -109,6 +109,9 @@ class DeskMarks:
     disputes: int = 0
     to_check: int = 0
     tables: dict[int, str] | None = None
+    # A table's pending player report, to accept from the game page: "version" (its id),
+    # "by" (who reported), "winner" (the winner's name), "loser_score", "forfeit".
+    reports: dict[int, dict] | None = None
 
     @property
     def attention(self) -> int:

@@ -173,6 +173,26 @@ def event_entries(event: Event) -> list[Entry]:
     return by_name(event.entries.select_related("player"))
 
 
+def open_tables(event: Event, entries=None) -> dict[int, Table]:
+    """Each entry's table in a released game that still has no result (``entries``: only
+    those), by entry id: what a withdrawal leaves open unless it is forfeited."""
+    tables = Table.objects.filter(
+        round__event=event,
+        round__status=Round.Status.RELEASED,
+        seat_b__isnull=False,
+        result__isnull=True,
+    ).select_related("round", "seat_a__player", "seat_b__player")
+    if entries is not None:
+        ids = [e.pk if isinstance(e, Entry) else e for e in entries]
+        tables = tables.filter(Q(seat_a_id__in=ids) | Q(seat_b_id__in=ids))
+    found: dict[int, Table] = {}
+    for table in tables.order_by("round__number", "number"):
+        for seat in (table.seat_a_id, table.seat_b_id):
+            if seat is not None:
+                found.setdefault(seat, table)
+    return found
+
+
 def tables_with_results(round_: Round) -> QuerySet[Table]:
     """A game's tables with seats, players and results: one query for the entry page."""
     return round_.tables.select_related(

@@ -74,7 +74,7 @@ def _td_event_page(
         "tournaments/td_event.html",
         {
             "event": event,
-            "entries": selectors.event_entries(event),
+            "entries": _with_open_tables(event, selectors.event_entries(event)),
             "latest": latest,
             "rounds": event.rounds.order_by("number"),
             "register_form": register_form or RegisterForm(),
@@ -89,6 +89,16 @@ def _td_event_page(
         },
         status=status,
     )
+
+
+def _with_open_tables(event, entries) -> list:
+    """The entries, each with ``open_table``: its table of a released game without a result
+    (what a withdrawal would leave open, offered as a forfeit beside the button)."""
+    found = selectors.open_tables(event)
+    entries = list(entries)
+    for entry in entries:
+        entry.open_table = found.get(entry.pk)
+    return entries
 
 
 def _td_action(request: HttpRequest, event_id: int, action, success: str) -> HttpResponse:
@@ -280,6 +290,10 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
                 entry = services.set_checked_in(entry, False)
             case "withdraw":
                 entry = services.withdraw_entry(entry)
+            case "withdraw_forfeit":  # and the opponent wins their open table by forfeit
+                entry = services.withdraw_entry(entry, forfeit_open=True, user=request.user)
+            case "forfeit_open":
+                services.forfeit_open_tables(entry, user=request.user)
             case "reinstate":
                 entry = services.reinstate_entry(entry)
             case other:
@@ -292,6 +306,7 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
             return render(request, "tournaments/td_event.html#entry-row", context, status=400)
         messages.error(request, exc.message)
     if request.htmx:
+        entry.open_table = selectors.open_tables(event, [entry]).get(entry.pk)
         return render(
             request, "tournaments/td_event.html#entry-row", {"event": event, "entry": entry}
         )
@@ -364,9 +379,11 @@ def _mark_tables(event, round_, tables) -> hooks.DeskMarks:
     counts: disputed and player-reported tables are marked on the TD's game page."""
     desk = hooks.desk_marks(event.pk, round_.pk)
     marks = desk.tables or {}
+    reports = desk.reports or {}
     for table in tables:
         if table is not None:
             table.desk_mark = marks.get(table.pk, "")
+            table.pending_report = reports.get(table.pk)
     return desk
 
 

@@ -12,7 +12,7 @@ Every result they confirm is written by ``tournaments.services.record_result`` (
 
 from tournaments.services.playoffs import correct_playoff_game, dependent_matches
 
-from .desk import check_agreed, correct, request_printables, rule
+from .desk import accept_report, check_agreed, correct, request_printables, rule
 from .keys import (
     SUBMISSIONS_PER_MINUTE,
     entry_for_key,
@@ -29,16 +29,18 @@ from .paper import (
     request_import,
     run_import_job,
 )
-from .reports import RecordError, SubmitOutcome, confirm_opponent, dispute, submit
+from .reports import ConfirmRefusal, RecordError, SubmitOutcome, confirm_opponent, dispute, submit
 from .staff import add_scorekeeper, remove_scorekeeper
 
 __all__ = [
     "SUBMISSIONS_PER_MINUTE",
     "BadLines",
+    "ConfirmRefusal",
     "ImportReport",
     "ImportRequest",
     "RecordError",
     "SubmitOutcome",
+    "accept_report",
     "add_scorekeeper",
     "check_agreed",
     "confirm_opponent",

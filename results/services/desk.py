@@ -116,3 +116,31 @@ def request_printables(event: Event, *, base_url: str, language: str = "") -> Pr
     )
     transaction.on_commit(lambda: build_printables.delay(job.pk), robust=True)
     return job
+
+
+@transaction.atomic
+def accept_report(
+    event: Event, *, table: Table | int, version: Submission | int, user
+) -> GameResult:
+    """The TD (or a scorekeeper) accepts one player's pending report from the game page,
+    instead of retyping it: recorded through the one result service, audited as
+    ``accepted``. ``version`` names the report the TD saw; one changed since is refused."""
+    table_id = table.pk if isinstance(table, Table) else table
+    table = _locked_table(event, table_id)
+    if GameResult.objects.filter(table=table).exists():
+        raise ServiceError("already_confirmed", _("This game already has a result."))
+    theirs = (
+        Submission.objects.filter(table=table, status=Submission.Status.PENDING)
+        .select_related("by_entry__player")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if theirs is None:
+        raise ServiceError("nothing_to_confirm", _("No player report waits at this table."))
+    version_id = version.pk if isinstance(version, Submission) else version
+    if theirs.pk != version_id:
+        name = theirs.by_entry.player.name if theirs.by_entry else "?"
+        raise ServiceError(
+            "report_changed", _("%(name)s changed the report: check it again.") % {"name": name}
+        )
+    return _confirm(event, table, theirs, action="accepted", user=user)

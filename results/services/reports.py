@@ -8,6 +8,7 @@ confirmed version is a database constraint, not a convention.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -234,20 +235,64 @@ def _open_dispute(event, table, versions, *, reason: str) -> Dispute:
     return dispute
 
 
+class ConfirmRefusal(StrEnum):
+    """Why a confirmation is refused: the codes the page and the API answer with."""
+
+    UNNAMED = "confirmation_unnamed"  # neither the version nor the values were named
+    NOTHING = "nothing_to_confirm"  # the opponent has no report waiting
+    CHANGED = "report_changed"  # the opponent changed the report since the player saw it
+
+
 @transaction.atomic
-def confirm_opponent(key: str, *, table: Table | int) -> SubmitOutcome:
-    """A player confirms the version the opponent submitted."""
+def confirm_opponent(
+    key: str,
+    *,
+    table: Table | int,
+    version: Submission | int | None = None,
+    winner: Entry | int | None = None,
+    loser_score: int | None = None,
+    forfeit: bool = False,
+) -> SubmitOutcome:
+    """A player confirms the version the opponent submitted, naming what they confirm.
+
+    A confirmation names the version the player saw (``version``: its id, as the player's
+    page carries it) or its values (``winner``, ``loser_score``, ``forfeit``, as an API
+    client shows them). When the opponent's report is no longer that (they changed it between
+    the player's look and the tap), nothing is written and ``report_changed`` says so: a
+    stale tap must never confirm a result the player has not seen.
+    """
+    if version is None and winner is None:
+        raise ServiceError(
+            ConfirmRefusal.UNNAMED,
+            _("Say which report you confirm: its version or its result."),
+        )
     entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
     locked = _locked_table(entry.event, table_id, player=True)
     theirs = (
         Submission.objects.filter(table=locked, status="pending")
         .exclude(by_entry=entry)
+        .select_related("by_entry__player")
         .order_by("-created_at", "-pk")
         .first()
     )
     if theirs is None:
-        raise ServiceError("nothing_to_confirm", _("Your opponent has not reported this game yet."))
+        raise ServiceError(
+            ConfirmRefusal.NOTHING, _("Your opponent has not reported this game yet.")
+        )
+    version_id = version.pk if isinstance(version, Submission) else version
+    winner_id = winner.pk if isinstance(winner, Entry) else winner
+    if (version_id is not None and version_id != theirs.pk) or (
+        winner_id is not None
+        and not theirs.same_outcome(
+            Submission(winner_id=winner_id, loser_score=loser_score, forfeit=forfeit)
+        )
+    ):
+        name = theirs.by_entry.player.name if theirs.by_entry else _("Your opponent")
+        raise ServiceError(
+            ConfirmRefusal.CHANGED,
+            _("%(name)s changed the report: check it again.") % {"name": name},
+        )
     return submit(
         key,
         table=locked,

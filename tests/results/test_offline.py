@@ -72,7 +72,7 @@ def test_a_resent_report_is_not_a_second_version(client, game):
 def test_a_report_resent_after_the_opponent_confirmed_stays_one_version(client, game):
     _event, table, key_a, key_b = game
     report(client, key_a, table)
-    services.confirm_opponent(key_b, table=table)
+    services.confirm_opponent(key_b, table=table, winner=table.seat_a, loser_score=95)
     assert GameResult.objects.get(table=table).winner_id == table.seat_a_id
     again = report(client, key_a, table)
     assert again.status_code == 302  # taken as the same report, not an error

@@ -11,7 +11,7 @@ from results import services
 from results.models import Dispute
 from tests.factories import ClubFactory, UserFactory, event_with_field
 from tournaments import services as tournament_services
-from tournaments.models import GameResult
+from tournaments.models import AuditEntry, GameResult
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +41,64 @@ def test_report_and_confirm(night):
         format="json",
     )
     assert again.status_code == 200 and again.json()["state"] == "duplicate"
-    confirmed = api.post("/api/v1/results/confirm", {"key": key_b, **where}, format="json")
+    confirmed = api.post(
+        "/api/v1/results/confirm",
+        {"key": key_b, "winner": "opponent", "loser_score": 88, **where},
+        format="json",
+    )
     assert confirmed.status_code == 201 and confirmed.json()["state"] == "confirmed"
     assert GameResult.objects.get(table=table).skunk_level == 1
+
+
+def test_confirm_of_a_changed_report_is_refused(night):
+    """Hank reports "I won, 90", then "my opponent won, 60": Luca's confirmation of what he
+    saw (by version or by values) is refused and records nothing."""
+    event, table, key_a, key_b = night
+    api = APIClient()
+    where = {"game": 1, "table": table.number}
+    seen = api.post(
+        "/api/v1/results/report",
+        {"key": key_a, "winner": "me", "loser_score": 90, **where},
+        format="json",
+    ).json()["submission"]
+    changed = api.post(
+        "/api/v1/results/report",
+        {"key": key_a, "winner": "opponent", "loser_score": 60, **where},
+        format="json",
+    ).json()["submission"]
+    name = table.seat_a.player.name
+    for named in ({"submission": seen}, {"winner": "opponent", "loser_score": 90}):
+        refused = api.post(
+            "/api/v1/results/confirm", {"key": key_b, **where, **named}, format="json"
+        )
+        assert refused.status_code == 400
+        error = refused.json()["errors"][0]
+        assert error["code"] == "report_changed"
+        assert error["detail"] == f"{name} changed the report: check it again."
+    assert not GameResult.objects.filter(table=table).exists()
+    assert not AuditEntry.objects.filter(table=table, action="confirmed").exists()
+    # An old client that names nothing is told what is missing.
+    bare = api.post("/api/v1/results/confirm", {"key": key_b, **where}, format="json")
+    assert bare.status_code == 400
+    assert bare.json()["errors"][0] == {
+        "code": "required",
+        "detail": "Name what you confirm: the version or its result.",
+        "attr": "submission",
+    }
+    ok = api.post(
+        "/api/v1/results/confirm", {"key": key_b, "submission": changed, **where}, format="json"
+    )
+    assert ok.status_code == 201 and ok.json()["state"] == "confirmed"
+    assert GameResult.objects.get(table=table).winner_id == table.seat_b_id
+
+
+def test_confirm_is_documented_with_its_refusals(client):
+    schema = client.get("/api/v1/schema/?format=json").json()
+    operation = schema["paths"]["/api/v1/results/confirm"]["post"]
+    assert "report_changed" in operation["description"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][body.rsplit("/", 1)[1]]["properties"]
+    assert {"submission", "winner", "loser_score", "forfeit"} <= set(fields)
 
 
 @pytest.mark.parametrize(

@@ -85,10 +85,27 @@ def test_a_player_disputes_the_opponents_version(game):
 
 def test_confirming_the_opponents_version(game):
     event, table, key_a, key_b = game
-    services.submit(key_a, table=table, winner=table.seat_b, loser_score=70)
-    outcome = services.confirm_opponent(key_b, table=table)
+    theirs = services.submit(key_a, table=table, winner=table.seat_b, loser_score=70)
+    outcome = services.confirm_opponent(key_b, table=table, version=theirs.submission)
     assert outcome.state == "confirmed"
     assert GameResult.objects.get(table=table).winner_id == table.seat_b_id
+
+
+def test_a_confirmation_of_a_version_since_changed_is_refused(game):
+    event, table, key_a, key_b = game
+    seen = services.submit(key_a, table=table, winner=table.seat_a, loser_score=90).submission
+    services.submit(key_a, table=table, winner=table.seat_b, loser_score=60)
+    for named in ({"version": seen}, {"winner": table.seat_a, "loser_score": 90}):
+        with pytest.raises(ServiceError) as caught:
+            services.confirm_opponent(key_b, table=table, **named)
+        assert caught.value.code == services.ConfirmRefusal.CHANGED
+        name = table.seat_a.player.name
+        assert caught.value.message == f"{name} changed the report: check it again."
+    with pytest.raises(ServiceError) as caught:
+        services.confirm_opponent(key_b, table=table)
+    assert caught.value.code == "confirmation_unnamed"
+    assert not GameResult.objects.filter(table=table).exists()
+    assert Submission.objects.get(table=table, status="pending").loser_score == 60
 
 
 def test_double_tap_stores_one_version(game):

@@ -10,7 +10,7 @@ from results import services
 from results.models import Dispute, Scorekeeper, Submission
 from tests.factories import ClubFactory, UserFactory, event_with_field
 from tournaments import services as tournament_services
-from tournaments.models import GameResult
+from tournaments.models import AuditEntry, GameResult
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +36,39 @@ def test_player_reports_and_opponent_confirms_through_their_links(client, night)
     assert response.status_code == 302
     page = client.get(reverse("player-page", args=[key_b]))
     assert "Confirm this result" in page.content.decode()
-    client.post(reverse("player-page", args=[key_b]), {"table": table.pk, "action": "confirm"})
+    version = Submission.objects.get(table=table).pk
+    assert f'name="version" value="{version}"' in page.content.decode()
+    client.post(
+        reverse("player-page", args=[key_b]),
+        {"table": table.pk, "version": version, "action": "confirm"},
+    )
     assert GameResult.objects.get(table=table).winner_id == table.seat_a_id
+
+
+def test_a_stale_confirm_is_refused_when_the_report_changed(client, night):
+    """Hank reports "I won, 90"; Luca's page shows it; Hank changes it to "my opponent won,
+    60"; Luca taps Confirm on the page he had: nothing is recorded, he is told to look again
+    and sees the new report."""
+    event, table, key_a, key_b = night
+    hank = reverse("player-page", args=[key_a])
+    client.post(hank, {"table": table.pk, "winner": "me", "loser_score": "90", "action": "report"})
+    seen = client.get(reverse("player-page", args=[key_b])).content.decode()
+    version = seen.split('name="version" value="')[1].split('"')[0]
+    assert "they won, you scored 90." in seen
+    client.post(
+        hank, {"table": table.pk, "winner": "opponent", "loser_score": "60", "action": "report"}
+    )
+    response = client.post(
+        reverse("player-page", args=[key_b]),
+        {"table": table.pk, "version": version, "action": "confirm"},
+        follow=True,
+    )
+    body = response.content.decode()
+    assert response.redirect_chain == [(reverse("player-page", args=[key_b]), 302)]
+    assert f"{table.seat_a.player.name} changed the report: check it again." in body
+    assert "you won, they scored 60." in body  # the report as it now stands
+    assert not GameResult.objects.filter(table=table).exists()
+    assert not AuditEntry.objects.filter(table=table, action="confirmed").exists()
 
 
 def test_bad_report_is_a_form_error(client, night):
@@ -135,7 +166,7 @@ def test_player_page_collapses_to_waiting_and_polls_until_confirmed(client, nigh
     assert 'hx-trigger="every 4s"' in page
     # Nothing changed: the poll is a 204; once the opponent confirms it gets the card anew.
     assert client.get(url, {"since": token}, headers={"HX-Request": "true"}).status_code == 204
-    services.confirm_opponent(key_b, table=table)
+    services.confirm_opponent(key_b, table=table, winner=table.seat_a, loser_score=95)
     card = client.get(url, {"since": token}, headers={"HX-Request": "true"})
     body = card.content.decode()
     assert card.status_code == 200 and "You won by 26." in body and "<html" not in body
@@ -170,9 +201,35 @@ def test_player_disputes_with_a_reason_and_their_own_version(client, night):
 def test_desk_finds_a_table_by_its_numbers_to_correct_it(client, night, td_user):
     event, table, key_a, key_b = night
     services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
-    services.confirm_opponent(key_b, table=table)
+    services.confirm_opponent(key_b, table=table, winner=table.seat_a, loser_score=95)
     client.force_login(td_user)
     desk = reverse("results-desk", args=[event.pk])
     found = client.get(desk, {"game": "1", "table": str(table.number)}).content.decode()
     assert f"recorded as {table.seat_a.player.name} won by 26" in found
     assert "has these numbers" in client.get(desk, {"game": "1", "table": "99"}).content.decode()
+
+
+def test_td_accepts_a_players_report_from_the_game_page(client, night, td_user):
+    """A table with one player's report: the TD accepts it on the game page instead of
+    retyping it; it goes through the one result service and the audit says so."""
+    event, table, key_a, key_b = night
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    client.force_login(td_user)
+    game = reverse("td-game", args=[event.pk, 1])
+    page = client.get(game).content.decode()
+    name = table.seat_a.player.name
+    assert f"{name} reported: {name} won, 95." in page and "Accept this report" in page
+    version = Submission.objects.get(table=table).pk
+    accept = reverse("results-accept", args=[event.pk])
+    # A version the TD did not see (the player changed it since) is refused.
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=85)
+    stale = client.post(accept, {"table": table.pk, "version": version, "game": 1}, follow=True)
+    assert f"{name} changed the report: check it again." in stale.content.decode()
+    assert not GameResult.objects.filter(table=table).exists()
+    latest = Submission.objects.get(table=table, status="pending").pk
+    done = client.post(accept, {"table": table.pk, "version": latest, "game": 1}, follow=True)
+    assert done.redirect_chain == [(game, 302)] and "Report accepted." in done.content.decode()
+    result = GameResult.objects.get(table=table)
+    assert (result.winner_id, result.loser_score) == (table.seat_a_id, 85)
+    assert AuditEntry.objects.filter(table=table, action="accepted", user=td_user).exists()
+    assert "Accept this report" not in client.get(game).content.decode()

@@ -8,7 +8,7 @@ from django.urls import reverse
 from results import services as result_services
 from tests.factories import event_with_field
 from tournaments import selectors, services
-from tournaments.models import Event
+from tournaments.models import AuditEntry, Event, GameResult
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,9 @@ def test_the_desk_badge_counts_disputes_on_the_event_and_game_pages(td_client, t
     result_services.submit(
         key(confirmed.seat_a).key, table=confirmed, winner=confirmed.seat_a, loser_score=70
     )
-    result_services.confirm_opponent(key(confirmed.seat_b).key, table=confirmed)
+    result_services.confirm_opponent(
+        key(confirmed.seat_b).key, table=confirmed, winner=confirmed.seat_a, loser_score=70
+    )
 
     marks = result_services_marks(event, round_)
     assert marks.disputes == 1 and marks.attention == 1
@@ -139,3 +141,43 @@ def test_withdraw_asks_first_by_a_prompt_the_browser_shows(td_client, td_user):
     # hx-post form was never asked.
     assert "hx-confirm" not in body
     assert body.count('data-confirm="Withdraw this player') == 4
+
+
+def test_withdrawing_a_player_at_an_open_table_offers_the_forfeit(td_client, td_user):
+    """A player who leaves mid-game: the row says their table is open and offers the
+    opponent's forfeit win in the same step (it used to stay open without a word)."""
+    event = _night(td_user)
+    table = services.draw_next_game(event).tables.order_by("number").first()
+    gone, opponent = table.seat_a, table.seat_b
+    body = _page(td_client, event)
+    assert f"Withdraw, forfeit table {table.number}" in body
+    assert (
+        f"Withdraw this player and give {opponent.player.name} the forfeit win at table "
+        f"{table.number}?" in body
+    )
+    assert f"Table {table.number} stays open: enter its result on the game page." in body
+    row = td_client.post(
+        reverse("td-entry", args=[event.pk, gone.pk]),
+        {"action": "withdraw_forfeit"},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert "withdrawn" in row and "still has no result" not in row
+    result = GameResult.objects.get(table=table)
+    assert (result.winner_id, result.kind) == (opponent.pk, GameResult.Kind.FORFEIT)
+    audit = AuditEntry.objects.get(table=table, action="withdrawn")
+    assert audit.reason == f"{gone.player.name} withdrew."
+
+
+def test_a_plain_withdrawal_says_the_table_stays_open_and_forfeits_it_later(td_client, td_user):
+    event = _night(td_user)
+    table = services.draw_next_game(event).tables.order_by("number").first()
+    gone, opponent = table.seat_b, table.seat_a
+    url = reverse("td-entry", args=[event.pk, gone.pk])
+    row = td_client.post(url, {"action": "withdraw"}, headers={"HX-Request": "true"})
+    body = row.content.decode()
+    assert f"Game 1, table {table.number} still has no result" in body
+    assert f"Forfeit win to {opponent.player.name}" in body
+    assert not GameResult.objects.filter(table=table).exists()
+    td_client.post(url, {"action": "forfeit_open"}, headers={"HX-Request": "true"})
+    assert GameResult.objects.get(table=table).winner_id == opponent.pk
+    assert "still has no result" not in _page(td_client, event)

@@ -202,12 +202,22 @@ def test_undo_supersedes_the_players_reports_so_they_can_report_again():
     key_a = results_services.key_for(table.seat_a).key
     key_b = results_services.key_for(table.seat_b).key
     results_services.submit(key_a, table=table, winner=table.seat_a, loser_score=88)
-    assert results_services.confirm_opponent(key_b, table=table).state == "confirmed"
+    assert (
+        results_services.confirm_opponent(
+            key_b, table=table, winner=table.seat_a, loser_score=88
+        ).state
+        == "confirmed"
+    )
     services.undo_last_result(event, reason="Reported the wrong game")
     statuses = set(Submission.objects.filter(table=table).values_list("status", flat=True))
     assert statuses == {Submission.Status.SUPERSEDED}
     # The same report again is a new report, not a double tap of the old one.
     again = results_services.submit(key_a, table=table, winner=table.seat_a, loser_score=88)
     assert again.state == "pending"
-    assert results_services.confirm_opponent(key_b, table=table).state == "confirmed"
+    assert (
+        results_services.confirm_opponent(
+            key_b, table=table, winner=table.seat_a, loser_score=88
+        ).state
+        == "confirmed"
+    )
     assert GameResult.objects.get(table=table).loser_score == 88

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -87,6 +89,28 @@ def test_htmx_post_returns_just_the_table_card(td_client, night):
     body = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in body and f'id="card-{table.pk}"' in body and "Saved." in body
+
+
+def test_a_refused_card_says_so_and_keeps_what_was_typed(td_client, night):
+    """The card of a refused entry is marked for the keyboard script (the cursor stays on its
+    field in error, tests/e2e/test_integrity.py) and keeps the winner and the typed score."""
+    event, round_ = night
+    table = round_.tables.order_by("number")[1]
+    response = td_client.post(
+        reverse("td-game", args=[event.pk, 1]),
+        {"table": table.pk, "winner": table.seat_b_id, "loser_score": "125"},
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert 'data-entry="refused"' in body and 'data-entry="saved"' not in body
+    assert 'value="125"' in body and "must be below 121" in body
+    assert re.search(rf'id="t{table.pk}-w{table.seat_b_id}"[^>]*\s+checked>', body)
+    saved = td_client.post(
+        reverse("td-game", args=[event.pk, 1]),
+        {"table": table.pk, "winner": table.seat_b_id, "loser_score": "100"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert 'data-entry="saved"' in saved.content.decode()
 
 
 @pytest.mark.parametrize(

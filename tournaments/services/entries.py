@@ -15,6 +15,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.models import Bracket, Entry, Event, ForbiddenPair, Player
 
 from ._common import locked_event
+from .results import record_result
 
 
 @transaction.atomic
@@ -110,11 +111,14 @@ def set_checked_in(entry: Entry, checked_in: bool) -> Entry:
 
 
 @transaction.atomic
-def withdraw_entry(entry: Entry) -> Entry:
+def withdraw_entry(entry: Entry, *, forfeit_open: bool = False, user=None) -> Entry:
     """Withdraw an entry from later games; games already played stand.
 
     A draft game that seats them is drawn again without them, and in a playoff their open
-    match (and any they would reach) becomes a walkover for the opponent.
+    match (and any they would reach) becomes a walkover for the opponent. A table of a
+    released game they sit at without a result stays open for the TD to enter, unless
+    ``forfeit_open``: then the opponent is given the forfeit win there, through the one
+    result service (audited as ``withdrawn``); ``selectors.open_tables`` finds what is left.
     """
     event = locked_event(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk, event=event)
@@ -134,8 +138,39 @@ def withdraw_entry(entry: Entry) -> Entry:
     bracket = Bracket.objects.select_for_update().filter(event=event).first()
     if bracket is not None and entry.pk in bracket.seeds:
         bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+    if forfeit_open:
+        forfeit_open_tables(entry, user=user)
     hooks.results_changed(entry.event_id)
     return entry
+
+
+@transaction.atomic
+def forfeit_open_tables(entry: Entry, *, user=None) -> list:
+    """Give the opponents of a withdrawn ``entry`` the forfeit win at every table of a
+    released game the entry left without a result; returns the results recorded."""
+    if not entry.withdrawn:
+        raise ServiceError(
+            "not_withdrawn",
+            _("Only a withdrawn player's open games are forfeited."),
+        )
+    event = locked_event(entry.event)
+    recorded = []
+    for table in selectors.open_tables(event, [entry]).values():
+        opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+        if opponent is None:  # open_tables has two players at every table it gives
+            continue
+        recorded.append(
+            record_result(
+                event,
+                table=table,
+                winner=opponent,
+                forfeit=True,
+                user=user,
+                action="withdrawn",
+                reason=_("%(name)s withdrew.") % {"name": entry.player.name},
+            )
+        )
+    return recorded
 
 
 @transaction.atomic

@@ -62,6 +62,8 @@ AUDIT_ACTIONS = {
     "playoff_game_undone": gettext_lazy("playoff game undone"),
     "playoff_corrected": gettext_lazy("playoff game corrected"),
     "undone": gettext_lazy("result undone"),
+    "withdrawn": gettext_lazy("forfeit: the player withdrew"),
+    "accepted": gettext_lazy("a player's report, accepted by the TD"),
 }
 
 
