@@ -27,8 +27,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from scoring.models import MasterPoints, SpecialHand, Standing
-from scoring.selectors import snapshot_for_event
+from scoring.models import MasterPoints, SpecialHand
+from scoring.selectors import placed_standings, snapshot_for_event
 from tournaments import kinds
 from tournaments.models import (
     AuditEntry,
@@ -353,11 +353,16 @@ def export_event(event: Event) -> dict[str, Any]:
         if final is None
         else {
             "after_game": final.after_game,
+            # In final places (the playoff's first, once decided), each row with its place.
             "rows": [
-                {"entry": ref(row["entry_id"]), **{k: row[k] for k in STANDING_FIELDS}}
-                for row in Standing.objects.filter(snapshot=final)
-                .order_by("rank", "entry__player__name", "entry_id")
-                .values("entry_id", *STANDING_FIELDS)
+                {
+                    "entry": ref(row["entry_id"]),
+                    "place": row["place"],
+                    **{k: row[k] for k in STANDING_FIELDS},
+                }
+                for row in placed_standings(event.pk, final.after_game)[0].values(
+                    "entry_id", "place", *STANDING_FIELDS
+                )
             ],
         },
     }

@@ -21,6 +21,7 @@ from pegboard.errors import ServiceError
 from tournaments import kinds
 
 from .models import GrassRootsPoints, MasterPoints, Season, SeasonLedger, SpecialHand
+from .places import final_places_for
 
 # The ACC's public 9-game internet table: game points on the night -> Grass Roots points
 # (12 game points earn 3, each point more earns more, 21 earns 107).
@@ -196,9 +197,12 @@ def recompute_season(season_id: int) -> int:
         event_id__in=list(events)
     ).values_list("event_id", "place", "points"):
         awards[event_id][place] = points
+    # Master points go by final place: the playoff's places first, once it is decided.
+    places = final_places_for(list(events))
     totals: dict[int, _Totals] = defaultdict(_Totals)
     rows = Standing.objects.filter(snapshot_id__in=list(latest.values())).values_list(
         "event_id",
+        "entry_id",
         "entry__player_id",
         "rank",
         "game_points",
@@ -209,7 +213,7 @@ def recompute_season(season_id: int) -> int:
         "skunks_won",
         "skunks_suffered",
     )
-    for event_id, player, rank, gp, played, won, lost, spread, sk_won, sk_lost in rows:
+    for event_id, entry, player, rank, gp, played, won, lost, spread, sk_won, sk_lost in rows:
         if not played:
             continue
         line = totals[player]
@@ -218,7 +222,8 @@ def recompute_season(season_id: int) -> int:
         earned = grass_roots_points(table, gp, event.games_planned)
         line.qualifying_nights += 1 if earned else 0
         line.grass_roots_points += earned
-        line.master_points += awards[event_id].get(rank, Decimal("0"))
+        place = places[event_id].place(entry, rank)
+        line.master_points += awards[event_id].get(place, Decimal("0"))
         line.games_played += played
         line.games_won += won
         line.game_points += gp
