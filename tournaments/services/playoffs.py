@@ -325,6 +325,8 @@ def record_playoff_game(
         },
     )
     bridge.save_bracket(bracket, pure)
+    # A playoff game is a confirmed game: the final places and the ratings follow it.
+    hooks.results_changed(event.pk)
     return game
 
 
@@ -359,6 +361,7 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str, user: UserLike
     )
     last.delete()
     bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+    hooks.results_changed(event.pk)
 
 
 @transaction.atomic
@@ -490,4 +493,5 @@ def correct_playoff_game(
         },
         reason=reason.strip()[:300],
     )
+    hooks.results_changed(event.pk)
     return [m.code for m in later]
