@@ -86,6 +86,7 @@ EVENT_FIELDS = (
     "entrants",
     "language",
     "seed_by_rating",
+    "qualifiers",
     "tiebreakers",
     "table_size",
     "min_table_size",
@@ -752,6 +753,7 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
             data, "language", path, ["", *(code for code, _name in settings.LANGUAGES)], ""
         ),
         seed_by_rating=check.bool(data, "seed_by_rating", path, False),
+        qualifiers=check.int(data, "qualifiers", path, low=2, high=4_096, null=True),
         tiebreakers=chain,
         table_size=check.int(data, "table_size", path, low=3, high=6),
         min_table_size=check.int(data, "min_table_size", path, low=3, high=6),

@@ -197,6 +197,8 @@ def create_playoff(
     )
     if event.kind != Event.Kind.CLUB_NIGHT:
         bracket.seed = (event.seed * 7_919 + 1) % (2**31)
+    if qualifiers is None and source == Bracket.Source.QUALIFYING:
+        qualifiers = event.qualifiers  # the cut size set with the event, if any
     try:
         if source == Bracket.Source.QUALIFYING:
             bracket.seeds, bracket.entrants, bracket.cut_lots = _qualifying_seeds(
