@@ -28,8 +28,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from scoring.models import MasterPoints, SpecialHand, Standing
-from scoring.selectors import snapshot_for_event
+from scoring.models import MasterPoints, SpecialHand
+from scoring.selectors import placed_standings, snapshot_for_event
 from tournaments import kinds
 from tournaments.models import (
     AuditEntry,
@@ -88,6 +88,7 @@ EVENT_FIELDS = (
     "entrants",
     "language",
     "seed_by_rating",
+    "qualifiers",
     "tiebreakers",
     "table_size",
     "min_table_size",
@@ -355,11 +356,16 @@ def export_event(event: Event) -> dict[str, Any]:
         if final is None
         else {
             "after_game": final.after_game,
+            # In final places (the playoff's first, once decided), each row with its place.
             "rows": [
-                {"entry": ref(row["entry_id"]), **{k: row[k] for k in STANDING_FIELDS}}
-                for row in Standing.objects.filter(snapshot=final)
-                .order_by("rank", "entry__player__name", "entry_id")
-                .values("entry_id", *STANDING_FIELDS)
+                {
+                    "entry": ref(row["entry_id"]),
+                    "place": row["place"],
+                    **{k: row[k] for k in STANDING_FIELDS},
+                }
+                for row in placed_standings(event.pk, final.after_game)[0].values(
+                    "entry_id", "place", *STANDING_FIELDS
+                )
             ],
         },
     }
@@ -795,6 +801,7 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
             data, "language", path, ["", *(code for code, _name in settings.LANGUAGES)], ""
         ),
         seed_by_rating=check.bool(data, "seed_by_rating", path, False),
+        qualifiers=check.int(data, "qualifiers", path, low=2, high=4_096, null=True),
         tiebreakers=chain,
         table_size=check.int(data, "table_size", path, low=3, high=6),
         min_table_size=check.int(data, "min_table_size", path, low=3, high=6),

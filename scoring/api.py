@@ -18,7 +18,14 @@ from tournaments.limits import MAX_NUMBER
 from tournaments.outcome import format_spread
 
 from .models import Standing
-from .selectors import standings_event, standings_for_event, standings_version, with_movement
+from .places import FinalPlaces
+from .selectors import (
+    placed_standings,
+    standings_event,
+    standings_version,
+    with_movement,
+    with_place_labels,
+)
 
 ANSWERED_FOR = 3600  # seconds a public standings page stays in the cache
 
@@ -35,6 +42,14 @@ class StandingSerializer(serializers.ModelSerializer):
     complete = serializers.BooleanField(source="snapshot.complete", help_text="Game complete.")
     version = serializers.IntegerField(source="snapshot.version")
     computed_at = serializers.DateTimeField(source="snapshot.computed_at")
+    place = serializers.IntegerField(
+        read_only=True,
+        help_text="Final place: once the playoff is decided its places come first (champion 1, "
+        "runner-up 2, semifinal losers 3, ...), then the qualifying order; the rank until then.",
+    )
+    place_label = serializers.CharField(
+        read_only=True, help_text='The place as the standings write it: "3=" when shared.'
+    )
     movement = serializers.IntegerField(
         default=0, help_text="Places gained since the snapshot of the game before."
     )
@@ -47,6 +62,8 @@ class StandingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Standing
         fields = [
+            "place",
+            "place_label",
             "rank",
             "tied",
             "entry",
@@ -88,13 +105,15 @@ class StandingSerializer(serializers.ModelSerializer):
     ]
 )
 class EventStandings(generics.ListAPIView):
-    """The standings of an event, best first (rank, then entry id among the tied), a page at
-    a time: public once published; the event's TD sees them always."""
+    """The standings of an event, best first (final place, then entry id among those who
+    share it), a page at a time: public once published; the event's TD sees them
+    always. Until the playoff is decided the place is the qualifying rank."""
 
     serializer_class = StandingSerializer
     permission_classes = [permissions.AllowAny]
     pagination_class = KeysetCursorPagination
-    cursor_ordering = ("rank", "entry_id")
+    # Until the playoff is decided the place is the rank: the same key and cursors as before.
+    cursor_ordering = ("place", "entry_id")
     filter_backends: list = []
 
     queryset = Standing.objects.none()  # for the schema; requests use get_queryset
@@ -134,13 +153,18 @@ class EventStandings(generics.ListAPIView):
             raise NotFound(_("No such event, or its standings are not published."))
         self.event = event
         after = self.request.query_params.get("after_game", "")
-        if not (after.isascii() and after.isdigit()):  # absent or not a number: the latest
-            return standings_for_event(event.pk)
-        if int(after) > MAX_NUMBER:  # no such game
-            return Standing.objects.none()
-        return standings_for_event(event.pk, int(after))
+        after_game = int(after) if after.isascii() and after.isdigit() else None
+        if after_game is not None and after_game > MAX_NUMBER:  # no such game
+            self.places = FinalPlaces(event.pk)
+            return Standing.objects.none().annotate(place=self.places.expression())
+        rows, self.places = placed_standings(event.pk, after_game)
+        return rows
 
     def paginate_queryset(self, queryset):
-        """The page's rows, each with its movement since the game before."""
+        """The page's rows, each with its place as written and its movement since the game
+        before (none once the playoff placed them)."""
         page = super().paginate_queryset(queryset)
-        return with_movement(self.event.pk, page) if page is not None else None
+        if page is None:
+            return None
+        with_place_labels(page, self.places)
+        return page if self.places.decided else with_movement(self.event.pk, page)

@@ -41,7 +41,7 @@ from tournaments.models import (
 )
 
 from .models import Season
-from .selectors import standings_for_event
+from .selectors import placed_standings
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 WHATS = ("standings", "results", "seating", "bracket")
@@ -153,14 +153,18 @@ def _file_name(event: Event, what: str) -> str:
 
 
 def standings_export(event: Event, after_game: int | None = None) -> Export:
-    """The standings after game ``after_game`` (the latest by default), best first.
+    """The standings after game ``after_game`` (the latest by default), best first: once the
+    playoff is decided, in final places (its places first, then the qualifying order), with
+    the final ``place`` beside the qualifying ``rank`` (the same as the rank until then).
 
     Stoppa events have chips columns instead of game points and spread (the row builder asks
     the rows, not the game's name: a kind that scores in chips fills ``chips``).
     """
-    rows = list(standings_for_event(event.pk, after_game))
+    placed, places = placed_standings(event.pk, after_game)
+    rows = list(placed)
     chips = bool(rows) and rows[0].chips is not None
     columns = [
+        ("place", pgettext("standings column", "Place")),
         ("rank", pgettext("standings column", "Rank")),
         ("tied", _("Tied")),
         ("name", _("Name")),
@@ -198,6 +202,7 @@ def standings_export(event: Event, after_game: int | None = None) -> Export:
         "after_game": snapshot.after_game if snapshot else None,
         "complete": snapshot.complete if snapshot else None,
         "computed_at": snapshot.computed_at if snapshot else None,
+        "places_from_playoff": places.decided,
     }
     name = _file_name(event, "standings")
     if after_game is not None:

@@ -3,7 +3,9 @@
 The rating state of a club is a pure function of the ordered list of its rated games
 (:func:`club_games`: by event date, event, game number, table). A cribbage game ranks its
 winner above its loser; a Stoppa table ranks its 3 to 6 players by chip net, equal nets
-sharing a rank. Forfeits and byes are not games played and are not rated.
+sharing a rank. Playoff games count as every confirmed game does (after the event's qualifying
+games, in the bracket's playing order). Forfeits and byes are not games played and are not
+rated.
 
 The job (:func:`update_club`) is incremental when it can be: the club's :class:`RatingState`
 holds the count and the digest of the games it has processed; when the same games still
@@ -23,10 +25,12 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from tournaments.models import Club, GameResult, StoppaSeat
+from tournaments.limits import MAX_NUMBER
+from tournaments.models import Club, GameResult, PlayoffGame, StoppaSeat
 
 from .models import PlayerRating, RatingHistory, RatingState
 
@@ -43,6 +47,9 @@ INITIAL_MU = MODEL.mu
 INITIAL_SIGMA = MODEL.sigma
 
 Key = tuple[str, int, int, int]  # (event date, event id, game number, table number)
+# A playoff game's "game number" in the key: past every qualifying game of its event, then
+# the match's playing order (its "table" is the game's number within the match).
+PLAYOFF_ORDER = MAX_NUMBER + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +90,42 @@ def competition_ranks(values: Sequence[int]) -> tuple[int, ...]:
 
 def club_games(club_id: int) -> list[RatedGame]:
     """Every rated game of the club's events, in the club's order."""
+    return _rated_games(
+        results=Q(table__round__event__club_id=club_id),
+        seats=Q(table__round__event__club_id=club_id),
+        playoff=Q(match__bracket__event__club_id=club_id),
+    )
+
+
+def player_games(player_id: int) -> list[RatedGame]:
+    """Every rated game a player played, in any club: the games their ratings rest on."""
+    return _rated_games(
+        results=Q(winner__player_id=player_id) | Q(loser__player_id=player_id),
+        seats=Q(table__in=StoppaSeat.objects.filter(entry__player_id=player_id).values("table")),
+        playoff=Q(match__seat_a__player_id=player_id) | Q(match__seat_b__player_id=player_id),
+    )
+
+
+def player_game_counts(player_id: int) -> tuple[int, int]:
+    """A player's rated games won and played: the count the player page shows beside the
+    ratings, so both say the same (a Stoppa table is won by the best chip net, shared)."""
+    games = player_games(player_id)
+    won = sum(
+        1
+        for game in games
+        for player, rank in zip(game.players, game.ranks, strict=True)
+        if player == player_id and rank == 1
+    )
+    return won, len(games)
+
+
+def _rated_games(*, results: Q, seats: Q, playoff: Q) -> list[RatedGame]:
+    """The rated games the three filters select (qualifying results, Stoppa seats, playoff
+    games), in the club's order: a playoff game after every qualifying game of its event,
+    by the match's playing order and the game's number."""
     games: list[RatedGame] = []
     played = GameResult.objects.filter(
-        table__round__event__club_id=club_id,
-        kind=GameResult.Kind.PLAYED,
-        loser__isnull=False,
+        results, kind=GameResult.Kind.PLAYED, loser__isnull=False
     ).values_list(
         "table__round__event__date",
         "table__round__event_id",
@@ -100,9 +138,26 @@ def club_games(club_id: int) -> list[RatedGame]:
         games.append(
             RatedGame((date.isoformat(), event_id, number, table or 0), (winner, loser), (1, 2))
         )
-    seats = (
+    # Playoff games are confirmed games too (a forfeit is not a game played, as in qualifying).
+    playoff_games = PlayoffGame.objects.filter(
+        playoff, forfeit=False, match__seat_a__isnull=False, match__seat_b__isnull=False
+    ).values_list(
+        "match__bracket__event__date",
+        "match__bracket__event_id",
+        "match__position",
+        "number",
+        "winner_id",
+        "match__seat_a_id",
+        "match__seat_a__player_id",
+        "match__seat_b__player_id",
+    )
+    for date, event_id, position, number, winner, seat_a, player_a, player_b in playoff_games:
+        pair = (player_a, player_b) if winner == seat_a else (player_b, player_a)
+        key = (date.isoformat(), event_id, PLAYOFF_ORDER + position, number)
+        games.append(RatedGame(key, pair, (1, 2)))
+    stoppa = (
         StoppaSeat.objects.filter(
-            table__round__event__club_id=club_id,
+            seats,
             table__entered_at__isnull=False,
             table__number__isnull=False,
             net__isnull=False,
@@ -117,7 +172,7 @@ def club_games(club_id: int) -> list[RatedGame]:
             "net",
         )
     )
-    for (date, event_id, number, table), rows in groupby(seats, key=lambda row: row[:4]):
+    for (date, event_id, number, table), rows in groupby(stoppa, key=lambda row: row[:4]):
         players_nets = [(row[4], row[5]) for row in rows]
         if len(players_nets) < 2:
             continue

@@ -28,6 +28,7 @@ from .models import (
     SeasonNight,
     SpecialHand,
 )
+from .places import final_places_for
 
 # The ACC's public 9-game internet table: game points on a 9-game night -> Grass Roots points
 # (a night of 12 game points gives 3 Grass Roots points, a night of 21 gives 107). The ACC
@@ -291,15 +292,20 @@ def uncounted_events(season: Season) -> list[tuple[object, str]]:
 
 
 def night_places(snapshot_ids: list[int]) -> dict[tuple[int, int], int]:
-    """Each player's place on each night, keyed by (event id, player id): the one place
-    lookup of the season job (master points and the nights' reasons read it)."""
+    """Each player's final place on each night, keyed by (event id, player id): the one place
+    lookup of the season job (master points and the nights' reasons read it). Once an event's
+    playoff is decided its places come first (``scoring.places``), else the qualifying rank."""
     from .models import Standing
 
+    rows = list(
+        Standing.objects.filter(snapshot_id__in=snapshot_ids).values_list(
+            "event_id", "entry_id", "entry__player_id", "rank"
+        )
+    )
+    finals = final_places_for({event_id for event_id, *_rest in rows})
     return {
-        (event_id, player_id): rank
-        for event_id, player_id, rank in Standing.objects.filter(
-            snapshot_id__in=snapshot_ids
-        ).values_list("event_id", "entry__player_id", "rank")
+        (event_id, player_id): finals[event_id].place(entry_id, rank)
+        for event_id, entry_id, player_id, rank in rows
     }
 
 

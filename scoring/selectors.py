@@ -11,6 +11,7 @@ from tournaments.models import PRIVATE_STATUSES, Event
 from tournaments.selectors import UserLike
 
 from .models import STANDINGS_ORDER, Standing, StandingsSnapshot
+from .places import FinalPlaces, final_places
 
 
 def snapshot_for_event(event_id: int, after_game: int | None = None) -> StandingsSnapshot | None:
@@ -31,6 +32,28 @@ def standings_for_event(event_id: int, after_game: int | None = None) -> QuerySe
         .select_related("entry__player", "snapshot")
         .order_by(*STANDINGS_ORDER)
     )
+
+
+def placed_standings(
+    event_id: int, after_game: int | None = None
+) -> tuple[QuerySet[Standing], FinalPlaces]:
+    """The rows of the latest snapshot (or of game ``after_game``), each annotated with its
+    final ``place``, in the order of the final standings once the playoff is decided (its
+    places first, then the qualifying order), and the :class:`FinalPlaces` they come from."""
+    places = final_places(event_id, after_game)
+    rows = standings_for_event(event_id, after_game).annotate(place=places.expression())
+    if places.decided:
+        rows = rows.order_by("place", *STANDINGS_ORDER)
+    return rows, places
+
+
+def with_place_labels(rows: list[Standing], places: FinalPlaces) -> list[Standing]:
+    """``rows`` each given ``place_label``, the place as the standings write it ("3="), and
+    ``by_playoff``: whether the decided playoff placed the rows (the pages then say so)."""
+    for row in rows:
+        row.place_label = places.label(row.entry_id, row.rank, row.tied)  # type: ignore[attr-defined]
+        row.by_playoff = places.decided  # type: ignore[attr-defined]
+    return rows
 
 
 def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
@@ -65,16 +88,18 @@ def standings_version(event_id: int, after_game: int | None = None) -> str | Non
     Written as SQL on purpose: every poll of every phone runs it, and building the same
     query through the ORM cost more than running it.
     """
-    from tournaments.models import Event
+    from tournaments.models import Bracket, Event
 
     after = "AND after_game = %s" if after_game is not None else ""
+    # The bracket's last change counts too: a decided playoff reorders the final standings.
     sql = f"""
         SELECT e.status, e.standings_published, e.tiebreakers,
-               s.id, s.version, s.complete, s.computed_at
+               s.id, s.version, s.complete, s.computed_at, b.champion_id, b.updated_at
           FROM {Event._meta.db_table} e
           LEFT JOIN {StandingsSnapshot._meta.db_table} s ON s.id = (
                 SELECT id FROM {StandingsSnapshot._meta.db_table}
                  WHERE event_id = e.id {after} ORDER BY after_game DESC LIMIT 1)
+          LEFT JOIN {Bracket._meta.db_table} b ON b.event_id = e.id
          WHERE e.id = %s"""
     with connection.cursor() as cursor:
         cursor.execute(sql, [*([after_game] if after_game is not None else []), event_id])
@@ -122,22 +147,29 @@ def games_with_snapshots(event_id: int) -> list[int]:
 def standings_with_movement(
     event_id: int, after_game: int | None = None, *, limit: int | None = None, find: str = ""
 ) -> list[Standing]:
-    """The rows of a snapshot (the first ``limit``, if given; with ``find``, only the players
-    whose name has it), each with ``movement``: places gained since the game before."""
-    standings = standings_for_event(event_id, after_game)
+    """The rows of a snapshot in the order of the final standings (the first ``limit``, if
+    given; with ``find``, only the players whose name has it), each with its ``place``,
+    ``place_label`` and ``movement``: places gained since the game before (none once the
+    playoff decided the places: the final standings do not move)."""
+    standings, places = placed_standings(event_id, after_game)
     if find:
         # The stored folded name: "zoe", "STEFAN" or "Dolores Ibanez" find Zoë, Ștefan and
         # Dolores Ibáñez on SQLite and PostgreSQL alike, in the database.
         standings = standings.filter(
             tournament_selectors.name_search("entry__player__name_folded", find)
         )
-    elif limit is not None:
+    elif limit is not None and not places.decided:
         # The top rows by the (snapshot, rank) index first: ordering a 20,000-row snapshot
         # by rank and name sorted every row to show 100 of them.
         cutoff = list(standings.order_by("rank").values_list("rank", flat=True)[limit - 1 : limit])
         if cutoff:
             standings = standings.filter(rank__lte=cutoff[0])
-    return with_movement(event_id, list(standings[:limit]))
+    rows = with_place_labels(list(standings[:limit]), places)
+    if places.decided:
+        for row in rows:
+            row.movement = 0  # type: ignore[attr-defined]
+        return rows
+    return with_movement(event_id, rows)
 
 
 def entrants_and_no_shows(event_id: int, after_game: int | None = None) -> tuple[int, list[str]]:

@@ -420,12 +420,17 @@ def player_ledgers(request: HttpRequest, player_id: int) -> HttpResponse:
     if player is None:
         raise Http404("No such player.")
     lines = player.ledgers.select_related("season__club").order_by("-season__start")
-    from .ratings import player_history
+    from .ratings import player_game_counts, player_history
 
+    # Games won and played are counted as the ratings count them (every confirmed game,
+    # playoff games included; no forfeits, no byes): one count beside the ratings.
+    won, played = player_game_counts(player.pk)
     context = {
         "player": player,
         "lines": lines,
         "lifetime": lifetime_totals(player.pk),
+        "games_won": won,
+        "games_played": played,
         "ratings": player_history(player.pk),
     }
     return render(request, "scoring/player.html", context)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -18,6 +18,7 @@ from tournaments.models import Club, Event
 
 from . import exports
 from .models import Season, Standing, StandingsSnapshot
+from .places import final_places_for
 from .seasons import season_events
 
 
@@ -112,8 +113,9 @@ PODIUM = 3  # the archive shows the top of each event's final standings
 
 def club_archive_context(club: Club) -> dict:
     """A club's finished public events, newest first, grouped by season (by year for an event
-    outside every season), each with the top of its final standings when published.
-    Three queries whatever the number of events."""
+    outside every season), each with the top of its final standings when published: the
+    final places (the playoff's first, once it is decided). Six queries whatever the number
+    of events."""
     seasons = list(Season.objects.filter(club=club).order_by("-start"))
     latest = (
         StandingsSnapshot.objects.filter(event=OuterRef("event"))
@@ -126,14 +128,23 @@ def club_archive_context(club: Club) -> dict:
         .order_by("-date", "name")
     )
     published = [e.pk for e in events if e.standings_published]
+    places = final_places_for(published)
+    moved = [entry for p in places.values() for entry in p.moved]
     podium: dict[int, list[Standing]] = {}
     for row in (
-        Standing.objects.filter(event_id__in=published, rank__lte=PODIUM)
+        Standing.objects.filter(event_id__in=published)
+        .filter(Q(rank__lte=PODIUM) | Q(entry_id__in=moved))
         .filter(snapshot_id=Subquery(latest))
         .select_related("entry__player")
         .order_by("event_id", "rank", "entry__player__name")
     ):
-        podium.setdefault(row.event_id, []).append(row)
+        final = places[row.event_id]
+        row.place = final.place(row.entry_id, row.rank)  # type: ignore[attr-defined]
+        if row.place <= PODIUM:  # type: ignore[attr-defined]
+            row.place_label = final.label(row.entry_id, row.rank, row.tied)  # type: ignore[attr-defined]
+            podium.setdefault(row.event_id, []).append(row)
+    for rows in podium.values():
+        rows.sort(key=lambda row: row.place)  # type: ignore[attr-defined]
     groups: OrderedDict[str, dict] = OrderedDict()
     for event in events:
         season = next((s for s in seasons if s.start <= event.date <= s.end), None)

@@ -295,6 +295,7 @@ class PlayoffForm(ServiceForm):
                 "best_of": "3",
                 "double_elimination": event.kind == Event.Kind.INTERNET,
                 "by_rating": event.seed_by_rating,
+                "qualifiers": event.qualifiers,
             },
         )
         super().__init__(*args, **kwargs)
@@ -618,6 +619,12 @@ class EventForm(ServiceForm):
         required=False,
         help_text=Event._meta.get_field("seed_by_rating").help_text,
     )
+    qualifiers = forms.IntegerField(
+        label=_("Qualifiers (cut size)"),
+        min_value=2,
+        required=False,
+        help_text=_("Sanctioned: how many players the cut takes. Empty: one in four entrants."),
+    )
     tiebreakers = _ChainField(label=_("Ranking chain"), required=False)
     chain_game = forms.CharField(required=False, widget=forms.HiddenInput)
     seed = forms.IntegerField(
@@ -679,6 +686,7 @@ class EventForm(ServiceForm):
                 "entrants": event.entrants,
                 "language": event.language,
                 "seed_by_rating": event.seed_by_rating,
+                "qualifiers": event.qualifiers,
                 "tiebreakers": list(event.ranking_chain),
                 "chain_game": event.game,
                 "seed": event.seed,

@@ -332,6 +332,15 @@ class Event(models.Model):
             "sessions_won, best_session. Empty: the game's own chain."
         ),
     )
+    qualifiers = models.PositiveSmallIntegerField(
+        _("qualifiers (cut size)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "How many players the cut to the playoff takes. Empty: one in four entrants, "
+            "rounded up."
+        ),
+    )
     seed_by_rating = models.BooleanField(
         _("seed by club rating"),
         default=False,

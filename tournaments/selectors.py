@@ -408,6 +408,51 @@ def bracket_places(bracket: Bracket) -> list[tuple[str, Entry]]:
     return [(f"{ids[e.pk]}=" if shared[ids[e.pk]] > 1 else str(ids[e.pk]), e) for e in rows]
 
 
+def cut_preview(event: Event, qualifiers: int | None = None) -> dict | None:
+    """Who the cut to the playoff would take now, for the TD's playoff page before the cut:
+    ``qualifiers`` (default: the event's cut size, else one in four), the byes, and the
+    ranking's top rows down to the cut line and the players tied on it (``tied``: the draw
+    of lots at the cut decides among them). None before any qualifying game, or when no
+    playoff can be cut from the field.
+
+    It asks the one ranking (``hooks.current_ranking``: the standings brought up to date),
+    as the cut itself does, so the preview is the cut.
+    """
+    from . import hooks, pairing
+
+    if not event.rounds.exists():
+        return None
+    ranking = [row for row in hooks.current_ranking(event.pk) if not row.withdrawn]
+    try:
+        plan = pairing.plan_playoff(len(ranking), qualifiers or event.qualifiers)
+    except pairing.PairingError:
+        return None
+    if len(ranking) < plan.qualifiers:
+        return None
+    line = ranking[plan.qualifiers - 1].rank
+    shown = [row for row in ranking if row.rank <= line]
+    tied_at_line = sum(1 for row in shown if row.rank == line) > 1 and len(shown) > plan.qualifiers
+    names_of = dict(
+        Entry.objects.filter(pk__in=[row.entry_id for row in shown]).values_list(
+            "pk", "player__name"
+        )
+    )
+    return {
+        "qualifiers": plan.qualifiers,
+        "byes": plan.byes,
+        "entrants": len(ranking),
+        "rows": [
+            {
+                "rank": row.rank,
+                "name": names_of.get(row.entry_id, ""),
+                "tied": tied_at_line and row.rank == line,
+                "through": row.rank < line or not (tied_at_line and row.rank == line),
+            }
+            for row in shown
+        ],
+    }
+
+
 def ready_matches(bracket: Bracket) -> list[PlayoffMatch]:
     """Matches with both players known and still to be decided, in playing order."""
     return [

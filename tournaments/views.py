@@ -532,8 +532,13 @@ def td_playoff(request: HttpRequest, event_id: int) -> HttpResponse:
         status = 400
     elif bracket is None:
         cut_form = PlayoffForm(event=event)
+    preview = None
+    if bracket is None:
+        asked = request.POST.get("qualifiers", "") if request.method == "POST" else ""
+        preview = selectors.cut_preview(event, int(asked) if asked.isdigit() else None)
     context = _bracket_context(event, bracket) | {
         "cut_form": cut_form,
+        "cut_preview": preview,
         "game_form": game_form,
         "ready": selectors.ready_matches(bracket) if bracket else [],
     }

@@ -80,7 +80,7 @@ def test_public_standings_csv_parses_back_with_csv_and_tablib(client, demo):
     assert any(s < 0 for s in spreads) and sum(spreads) == 0
     assert [int(row["Rank"]) for row in rows] == sorted(int(row["Rank"]) for row in rows)
     book = tablib.Dataset().load(response.content.decode("utf-8-sig"), format="csv")
-    assert book.headers[:3] == ["Rank", "Tied", "Name"]
+    assert book.headers[:4] == ["Place", "Rank", "Tied", "Name"]
     assert "Ștefan Țurcanu" in book["Name"] and "Zoë Lindqvist" in book["Name"]
 
 

@@ -313,3 +313,40 @@ def test_merging_two_records_of_one_player_rates_the_club_again(
     assert rating.games == 2  # both records' games, now one player's
     assert not PlayerRating.objects.filter(player_id=merged.pk).exists()
     assert RatingState.objects.get(club=club).full_runs == 2
+
+
+def test_playoff_games_are_rated_and_the_player_page_counts_agree(
+    client, django_capture_on_commit_callbacks
+):
+    """Issue 22, item 5: every confirmed game counts, playoff games too (after the event's
+    qualifying games); a forfeit does not. The player page's "Games won / played" is the
+    ratings' count, not the season ledgers' (0 / 0 for a player outside every season)."""
+    event = event_with_field(4, kind=Event.Kind.SANCTIONED, games_planned=1)
+    round_ = services.draw_next_game(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.all():
+            services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    assert RatingState.objects.get(club=event.club).games == 2
+    bracket = services.create_playoff(event, qualifiers=4, confirm_lots=True, best_of=(3,))
+    semi = bracket.matches.filter(seat_a__isnull=False, seat_b__isnull=False).order_by("position")
+    first = semi.first()
+    version = Event.objects.get(pk=event.pk).results_version
+    services.record_playoff_game(event, match=first.code, winner=first.seat_b, loser_score=90)
+    services.record_playoff_game(event, match=first.code, winner=first.seat_a, forfeit=True)
+    services.record_playoff_game(event, match=first.code, winner=first.seat_b, loser_score=80)
+    # Each playoff game is announced as a changed result (the standings run, then the ratings
+    # job, follow it; the test's one transaction keeps the first run's callback queued).
+    assert Event.objects.get(pk=event.pk).results_version == version + 3
+    assert ratings.update_club(event.club_id) == "incremental"
+    # Qualifying 2 games + the playoff's 2 played games (the forfeit is not one): 4 rated.
+    assert RatingState.objects.get(club=event.club).games == 4
+    player = first.seat_b.player
+    rating = PlayerRating.objects.get(player=player)
+    assert rating.games == 3  # one qualifying game, two playoff games
+    assert ratings.player_game_counts(player.pk) == (2, 3)  # lost in qualifying, won both
+    page = client.get(reverse("player-ledgers", args=[player.pk])).content.decode()
+    assert '<span id="games-won-played">2 / 3</span>' in page
+    assert "3 games" in page
+    # The playoff games come after every qualifying game of the event.
+    keys = [game.key for game in ratings.club_games(event.club_id)]
+    assert keys == sorted(keys) and keys[-1][2] > keys[1][2]

@@ -220,3 +220,50 @@ def test_every_section_of_a_bracket_renders(client, td_client, td_user, options)
     assert td_client.get(reverse("td-event", args=[event.pk])).status_code == 200
     api = client.get(reverse("api-bracket", args=[event.pk])).json()
     assert api["champion"] == event.bracket.champion_id and api["places"][0]["place"] == 1
+
+
+def test_a_sanctioned_event_sets_its_cut_size_and_the_cut_page_previews_it(td_client, td_user):
+    """Issue 22: the new-event form asks the cut size; the cut page lists who qualifies now,
+    the players tied on the cut line marked; the cut takes the size set."""
+    from tests.factories import ClubFactory
+    from tests.tournaments.test_club_pages import wizard_data
+
+    club = ClubFactory()
+    club.directors.add(td_user)
+    url = reverse("td-event-new", args=[club.pk])
+    assert 'name="qualifiers"' in td_client.get(url).content.decode()
+    bad = td_client.post(url, wizard_data(kind="sanctioned", games_planned="1", qualifiers="1"))
+    assert bad.status_code == 400 and not Event.objects.filter(club=club).exists()
+    assert "greater than or equal to 2" in bad.content.decode()
+    td_client.post(url, wizard_data(kind="sanctioned", games_planned="1", qualifiers="4"))
+    event = Event.objects.get(club=club)
+    assert event.kind == Event.Kind.SANCTIONED and event.qualifiers == 4
+    from tests.factories import EntryFactory
+
+    EntryFactory.create_batch(10, event=event)
+    round_ = services.draw_next_game(event)
+    for i, table in enumerate(round_.tables.order_by("number")):
+        # Spreads +31, +21, +21, +11, +1: the 4th qualifier's place is clear, no tie.
+        services.record_result(
+            event, table=table, winner=table.seat_a, loser_score=[90, 100, 100, 110, 120][i]
+        )
+    page = td_client.get(reverse("td-playoff", args=[event.pk])).content.decode()
+    preview = page[page.index('id="cut-preview"') :]
+    assert "4 qualifiers of 10 entrants, 0 byes" in preview
+    assert preview.count("<li ") == 4 and "draw of lots" not in preview
+    assert 'value="4"' in page  # the cut form starts from the event's cut size
+    bracket = services.create_playoff(event)
+    assert len(bracket.seeds) == 4
+
+
+def test_the_cut_preview_marks_a_tie_on_the_cut_line(td_client, td_user):
+    event = event_with_field(12, kind=Event.Kind.SANCTIONED, games_planned=1)
+    event.club.directors.add(td_user)
+    round_ = services.draw_next_game(event)
+    for table in round_.tables.all():
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
+    page = td_client.get(reverse("td-playoff", args=[event.pk])).content.decode()
+    preview = page[page.index('id="cut-preview"') :]
+    # Six winners tie on every tiebreaker for three places: all six listed, marked.
+    assert "3 qualifiers of 12 entrants, 1 byes" in preview
+    assert preview.count("<li ") == 6 and preview.count("draw of lots decides") == 6

@@ -216,6 +216,7 @@ def create_event(
     entrants: str = Event.Entrants.PLAYED,
     language: str = "",
     seed_by_rating: bool = False,
+    qualifiers: int | None = None,
 ) -> Event:
     """A new event of ``club``, a draft ready for entries and its first draw.
 
@@ -246,6 +247,7 @@ def create_event(
         )
     _check_entrants(entrants)
     _check_language(language)
+    _check_qualifiers(qualifiers)
     event = Event(
         club=club,
         name=name,
@@ -263,11 +265,26 @@ def create_event(
         entrants=entrants,
         language=language,
         seed_by_rating=bool(seed_by_rating),
+        qualifiers=qualifiers,
     )
     if seed is not None:
         event.seed = seed
     event.save()
     return event
+
+
+def _check_qualifiers(qualifiers: int | None) -> None:
+    """A cut size, if set, takes at least two players (a playoff needs two)."""
+    if qualifiers is not None and not 2 <= qualifiers <= MAX_QUALIFIERS:
+        raise ServiceError(
+            "bad_qualifiers",
+            _("The cut takes from 2 to %(max)s players (empty: one in four).")
+            % {"max": MAX_QUALIFIERS},
+            field="qualifiers",
+        )
+
+
+MAX_QUALIFIERS = 4_096
 
 
 # The settings a draw or a result depends on: changing them afterwards would make the games
@@ -290,6 +307,7 @@ SETTINGS = (
     "entrants",
     "language",
     "seed_by_rating",
+    "qualifiers",
 )
 
 
@@ -368,6 +386,8 @@ def update_event_settings(event: Event, **values) -> Event:
     rerank = rerank or values["entrants"] != event.entrants
     event.entrants = values["entrants"]
     event.seed_by_rating = bool(values["seed_by_rating"])
+    _check_qualifiers(values["qualifiers"])
+    event.qualifiers = values["qualifiers"]
     event.name, event.date, event.game = name, values["date"], values["game"]
     event.target, event.muggins, event.seed = values["target"], values["muggins"], values["seed"]
     event.match_point_format = new_format
@@ -385,6 +405,7 @@ def update_event_settings(event: Event, **values) -> Event:
             "entrants",
             "language",
             "seed_by_rating",
+            "qualifiers",
         ]
     )
     if rerank:

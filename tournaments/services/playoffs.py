@@ -197,6 +197,8 @@ def create_playoff(
     )
     if event.kind != Event.Kind.CLUB_NIGHT:
         bracket.seed = (event.seed * 7_919 + 1) % (2**31)
+    if qualifiers is None and source == Bracket.Source.QUALIFYING:
+        qualifiers = event.qualifiers  # the cut size set with the event, if any
     try:
         if source == Bracket.Source.QUALIFYING:
             bracket.seeds, bracket.entrants, bracket.cut_lots = _qualifying_seeds(
@@ -325,6 +327,8 @@ def record_playoff_game(
         },
     )
     bridge.save_bracket(bracket, pure)
+    # A playoff game is a confirmed game: the final places and the ratings follow it.
+    hooks.results_changed(event.pk)
     return game
 
 
@@ -359,6 +363,7 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str, user: UserLike
     )
     last.delete()
     bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
+    hooks.results_changed(event.pk)
 
 
 @transaction.atomic
@@ -490,4 +495,5 @@ def correct_playoff_game(
         },
         reason=reason.strip()[:300],
     )
+    hooks.results_changed(event.pk)
     return [m.code for m in later]
