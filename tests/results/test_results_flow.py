@@ -292,3 +292,17 @@ def test_an_event_that_checks_at_the_desk_waits_for_the_check(game):
     with pytest.raises(ServiceError) as caught:
         services.check_agreed(event, table=table, user=scorekeeper)
     assert caught.value.code == "nothing_to_check"
+
+
+def test_a_game_with_a_player_report_is_not_drawn_again(game, client, td_user):
+    """A redraw would delete the tables and the players' reports and disputes with them."""
+    event, table, key_a, _key_b = game
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    with pytest.raises(ServiceError) as caught:
+        tournament_services.redraw_game(table.round)
+    assert caught.value.code == "game_has_reports" and "Game 1" in caught.value.message
+    assert Submission.objects.filter(table=table).exists()
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    page = client.get(f"/td/events/{event.pk}/games/1/").content.decode()
+    assert "Draw again" not in page
