@@ -306,3 +306,22 @@ def test_a_game_with_a_player_report_is_not_drawn_again(game, client, td_user):
     client.force_login(td_user)
     page = client.get(f"/td/events/{event.pk}/games/1/").content.decode()
     assert "Draw again" not in page
+
+
+def test_the_audit_names_the_player_who_raised_a_dispute(game, client, td_user):
+    """Not "?": the player whose link disputed (the button, or a report that disagrees)."""
+    event, table, key_a, key_b = game
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    services.dispute(key_b, table=table, reason="Not what we played")
+    (by_button,) = AuditEntry.objects.filter(table=table, action="disputed")
+    assert by_button.actor == table.seat_b.player.name
+    other = Table.objects.filter(round=table.round, seat_b__isnull=False).exclude(pk=table.pk)[0]
+    key_c, key_d = services.key_for(other.seat_a).key, services.key_for(other.seat_b).key
+    services.submit(key_c, table=other, winner=other.seat_a, loser_score=95)
+    services.submit(key_d, table=other, winner=other.seat_b, loser_score=80)
+    (by_report,) = AuditEntry.objects.filter(table=other, action="disputed")
+    assert by_report.actor == other.seat_b.player.name
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    desk = client.get(f"/td/events/{event.pk}/results/").content.decode()
+    assert "<td>?</td>" not in desk
