@@ -99,6 +99,7 @@ CARD_CHOICES = [("", "—")] + [
     for letter, symbol, name in SUITS
 ]
 HAND_SIZE = 4
+DISCARDS = 2  # each of the two players throws two cards to the crib
 PLAY_SIZE = 8  # two players lay their four cards each
 SEATS = {"me": 0, "opponent": 1}
 
@@ -148,11 +149,17 @@ class DealForm(forms.Form):
         labels = {
             "mine": _("Your hand, card %(n)s"),
             "theirs": _("Your opponent's hand, card %(n)s"),
-            "crib": _("Crib, card %(n)s"),
         }
-        for group, size in self.GROUPS.items():
-            for i in range(size):
+        for group in ("mine", "theirs"):
+            for i in range(HAND_SIZE):
                 self.fields[f"{group}_{i}"] = card_field(labels[group] % {"n": i + 1})
+        # The crib's cards say who threw them: with each hand they are the six cards dealt,
+        # which the discard review needs (a crib of four anonymous cards reviewed nothing).
+        for i in range(DISCARDS):
+            self.fields[f"crib_{i}"] = card_field(_("Crib, your discard %(n)s") % {"n": i + 1})
+            self.fields[f"crib_{DISCARDS + i}"] = card_field(
+                _("Crib, your opponent's discard %(n)s") % {"n": i + 1}
+            )
         for i in range(PLAY_SIZE):
             self.fields[f"play_{i}"] = card_field(_("Pegging, card %(n)s laid") % {"n": i + 1})
             self.fields[f"peg_{i}"] = points_field(
@@ -185,7 +192,11 @@ class DealForm(forms.Form):
     @property
     def card_groups(self) -> list[tuple]:
         """(fields, title, engine errors) of the two hands and the crib, for the template."""
-        titles = {"mine": _("Your hand"), "theirs": _("Your opponent's hand"), "crib": _("Crib")}
+        titles = {
+            "mine": _("Your hand"),
+            "theirs": _("Your opponent's hand"),
+            "crib": _("Crib: your two discards, then your opponent's two"),
+        }
         return [
             (self.group(name), titles[name], self.record_errors.get(name, []))
             for name in self.GROUPS
@@ -236,6 +247,9 @@ class DealForm(forms.Form):
             "crib": self.cards("crib"),
             "starter": data["starter"].strip(),
         }
+        dealt = [self._dealt(mine, 0), self._dealt(theirs, DISCARDS)]
+        if dealt != [None, None]:
+            deal["dealt"] = dealt
         plays: list[dict] = []
         slots: list[int] = []
         for i in range(PLAY_SIZE):
@@ -267,6 +281,14 @@ class DealForm(forms.Form):
             show.append({"by": dealer, "crib": True, "claim": data["crib_points"]})
         deal["show"] = show
         return deal, slots
+
+    def _dealt(self, hand: list[str], first: int) -> list[str] | None:
+        """The six cards dealt to a player: their hand and their two discards (crib slots
+        ``first`` and the next), or None (unknown) unless all six are filled in."""
+        thrown = [self.cleaned_data[f"crib_{first + i}"].strip() for i in range(DISCARDS)]
+        if len(hand) != HAND_SIZE or not all(thrown):
+            return None
+        return hand + thrown
 
 
 class BaseDealFormSet(forms.BaseFormSet):

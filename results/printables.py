@@ -65,7 +65,7 @@ def score_cards(event, base_url: str) -> list[dict]:
                 if result is not None:
                     won = result.winner_id == entry.pk
                     row["points"] = result.winner_points if won else result.loser_points
-                    row["plus" if won else "minus"] = f"{result.margin:02d}"
+                    row["plus" if won else "minus"] = str(result.margin)  # as written: 6, not 06
             rows.append(row)
         cards.append({"entry": entry, "link": link, "qr": qr_svg(link), "rows": rows})
     return cards

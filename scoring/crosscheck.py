@@ -252,8 +252,8 @@ class CrosscheckBatch:
 
 
 def _fmt(spread: int) -> str:
-    # The ACC card format (+07, -07); tournaments.outcome has the same but imports Django.
-    return f"{'-' if spread < 0 else '+'}{abs(spread):02d}"
+    # A signed spread (+7, -7); tournaments.outcome has the same but imports Django.
+    return f"{spread:+d}" if spread else "0"
 
 
 def _name(player: Hashable) -> str:

@@ -119,6 +119,8 @@ class RegisterForm(ServiceForm):
 
     def clean(self):
         data = super().clean()
+        if "name" in self.errors:  # too long: that error alone, not "needs a name" too
+            return data
         if not data.get("player") and not " ".join(data.get("name", "").split()):
             self.add_error("name", forms.ValidationError(_("A player needs a name.")))
         return data

@@ -87,6 +87,6 @@ def game_outcome(table: PointsTable, target: int, loser_score: int) -> GameOutco
 
 
 def format_spread(spread: int) -> str:
-    """Spread as printed on ACC score cards: sign and at least two digits (+07, -07, +121)."""
-    sign = "-" if spread < 0 else "+"
-    return f"{sign}{abs(spread):02d}"
+    """A spread with its sign and no padding: +7, -7, +121, and 0 for none (a zero-padded
+    "+07" read as a typo to players)."""
+    return f"{spread:+d}" if spread else "0"

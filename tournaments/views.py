@@ -328,7 +328,7 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     if request.method != "POST":
         shown, view = _filter_tables(request, tables)
         cards = [(t, ResultForm(table=t)) for t in shown]
-        context = _game_context(event, round_, cards) | view
+        context = _game_context(event, round_, cards, all_tables=tables) | view
         return render(request, "tournaments/td_game.html", context)
 
     posted_table = request.POST.get("table", "")
@@ -370,7 +370,8 @@ def _filter_tables(request: HttpRequest, tables: list) -> tuple[list, dict]:
         "find": find,
         "show": "all" if find else show,
         "open_count": open_count,
-        "table_count": len(tables),
+        # Tables that are played: the bye is not a table ("All tables (4)" read as four games).
+        "table_count": sum(1 for t in tables if not t.is_bye),
     }
 
 
@@ -387,7 +388,9 @@ def _mark_tables(event, round_, tables) -> hooks.DeskMarks:
     return desk
 
 
-def _game_context(event, round_, cards, swap_form=None) -> dict:
+def _game_context(event, round_, cards, swap_form=None, all_tables=None) -> dict:
+    """The game page's context; ``all_tables`` are every table of the game when ``cards``
+    show only some (open ones, a search): "Draw again" must see the results of those too."""
     tables = [t for t, _form in cards]
     desk = _mark_tables(event, round_, tables)
     seated = sorted(
@@ -397,7 +400,8 @@ def _game_context(event, round_, cards, swap_form=None) -> dict:
         "event": event,
         "round": round_,
         "cards": cards,
-        "can_redraw": selectors.can_redraw(event, round_, tables),
+        "can_redraw": not desk.tables
+        and selectors.can_redraw(event, round_, tables if all_tables is None else all_tables),
         "desk": desk,
         "last_result": selectors.last_result(event),
         "seated": seated,

@@ -205,7 +205,7 @@ def submit(
             _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
         )
     why = reason.strip()[:300] or _("The two players reported different results.")
-    _open_dispute(event, table, [mine, theirs], reason=why)
+    _open_dispute(event, table, [mine, theirs], reason=why, entry=entry)
     return SubmitOutcome(mine, "disputed")
 
 
@@ -219,7 +219,9 @@ def _stands(result: GameResult, version: Submission) -> bool:
     )
 
 
-def _open_dispute(event, table, versions, *, reason: str) -> Dispute:
+def _open_dispute(event, table, versions, *, reason: str, entry: Entry) -> Dispute:
+    """Put the table's versions in dispute, for the TD; the audit names ``entry``, the player
+    whose link raised it (a disagreeing report or the dispute button)."""
     for version in versions:
         version.status = Submission.Status.DISPUTED
         version.save(update_fields=["status"])
@@ -231,7 +233,7 @@ def _open_dispute(event, table, versions, *, reason: str) -> Dispute:
         dispute.ruling = None
         dispute.reason = reason
         dispute.save(update_fields=["ruled_at", "ruling", "reason"])
-    _audit(event, table, action="disputed", reason=reason)
+    _audit(event, table, action="disputed", entry=entry, reason=reason)
     return dispute
 
 
@@ -320,7 +322,7 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
     reason = reason.strip()[:300] or _("%(name)s disputes the reported result.") % {
         "name": entry.player.name
     }
-    return _open_dispute(entry.event, locked, versions, reason=reason)
+    return _open_dispute(entry.event, locked, versions, reason=reason, entry=entry)
 
 
 def on_result_removed(sender, *, event_id: int, table_id: int, **kwargs) -> None:

@@ -225,14 +225,16 @@
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
   // The player's page polls for the opponent's report and swaps the whole game card: a
-  // record being typed in would be lost, so it is kept until it is sent (the next poll after
-  // that brings the news).
+  // record being typed in, or the picker open on a card, would be lost, so the page is kept
+  // until the record is sent (the next poll after that brings the news). A poll that brings
+  // nothing (204) swaps nothing and must leave the picker alone: closing it there shut the
+  // picker every 4 seconds.
   document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.shouldSwap) { return; }
     var editor = event.detail.target && event.detail.target.querySelector("[data-record-editor]");
     var typing = editor && Array.prototype.some.call(
       editor.querySelectorAll("select.card-select, input.peg-points, .show-row input, textarea"),
       function (field) { return field.value !== "" && !field.closest("template"); });
-    if (typing) { event.detail.shouldSwap = false; return; }
-    if (current) { close(); }
+    if (typing || current) { event.detail.shouldSwap = false; }
   });
 })();

@@ -57,8 +57,17 @@ def test_a_player_enters_a_deal_with_the_card_picker(open_page: Callable[[], Pag
     deal.locator("label", has_text=re.compile("^Me$")).click()
     deal.get_by_role("button", name="Starter card: not chosen").click()
     expect(page.get_by_role("dialog")).to_be_visible()
+    # The page polls every 4 s (204: nothing new); the picker stays open through the polls.
+    for _poll in range(2):
+        with page.expect_response(lambda r: "since=" in r.url, timeout=10_000):
+            pass
+    expect(page.get_by_role("dialog")).to_be_visible()
     checks.a11y(page, "record: picker open")
-    for card in [STARTER, *MINE, *THEIRS, *CRIB]:
+    pick(page, STARTER)
+    with page.expect_response(lambda r: "since=" in r.url, timeout=10_000):
+        pass
+    expect(page.get_by_role("dialog")).to_be_visible()  # and after a card is picked
+    for card in [*MINE, *THEIRS, *CRIB]:
         pick(page, card)
     # The pegging offers the cards of the two hands not laid yet: one tap each.
     picker = page.get_by_role("dialog")
@@ -85,6 +94,9 @@ def test_a_player_enters_a_deal_with_the_card_picker(open_page: Callable[[], Pag
     assert [p["card"] for p in only["play"]] == PLAY
     assert [p.get("claim") for p in only["play"]] == [None] * 5 + [1, None, 1]
     assert only["show"] == [{"by": 0, "claim": 29}]
+    # The crib's first two cards are mine: the six cards dealt, so the discards are reviewed.
+    assert only["dealt"] == [MINE + CRIB[:2], THEIRS + CRIB[2:]]
+    expect(page.get_by_role("heading", name="Your discards")).to_be_visible()
 
 
 def test_an_impossible_deal_shows_the_error_at_the_deal(open_page: Callable[[], Page], checks):

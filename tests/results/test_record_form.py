@@ -82,6 +82,8 @@ def report(table, **extra) -> dict[str, str]:
 def expected_deal(dealer: int, hands: list[list[str]], plays: list[dict], show: list[dict]) -> dict:
     return {
         "dealer": dealer,
+        # The crib's first two cards are the reporter's discards, the last two the opponent's.
+        "dealt": [hands[0] + CRIB[:2], hands[1] + CRIB[2:]],
         "hands": hands,
         "crib": CRIB,
         "starter": "5D",
@@ -268,3 +270,21 @@ def test_every_card_and_point_of_a_deal_has_a_label(client, night):
     for field in form:
         if field.name != "dealer":
             assert f'for="{field.id_for_label}"' in body, field.name
+
+
+def test_the_six_cards_dealt_are_captured_so_the_discards_are_reviewed(
+    client, night, django_capture_on_commit_callbacks
+):
+    """A phone's record names who threw which crib card: each player's six cards dealt, which
+    the discard review needs (without them it reviewed nothing)."""
+    from results.models import DiscardReview
+
+    _event, table, key = night
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("player-page", args=[key]), report(table, **two_deals()))
+    first = Submission.objects.get(table=table).record["deals"][0]
+    assert first["dealt"] == [[*DEALER_HAND, "KH", "QS"], [*PONE_HAND, "7D", "AC"]]
+    review = DiscardReview.objects.get().review
+    assert review["unknown"] == 0 and len(review["decisions"]) == 4  # two deals, two players
+    page = client.get(reverse("player-page", args=[key])).content.decode()
+    assert "Your discards" in page

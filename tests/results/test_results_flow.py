@@ -309,3 +309,36 @@ def test_an_event_that_checks_at_the_desk_waits_for_the_check(game):
     with pytest.raises(ServiceError) as caught:
         services.check_agreed(event, table=table, user=scorekeeper)
     assert caught.value.code == "nothing_to_check"
+
+
+def test_a_game_with_a_player_report_is_not_drawn_again(game, client, td_user):
+    """A redraw would delete the tables and the players' reports and disputes with them."""
+    event, table, key_a, _key_b = game
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    with pytest.raises(ServiceError) as caught:
+        tournament_services.redraw_game(table.round)
+    assert caught.value.code == "game_has_reports" and "Game 1" in caught.value.message
+    assert Submission.objects.filter(table=table).exists()
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    page = client.get(f"/td/events/{event.pk}/games/1/").content.decode()
+    assert "Draw again" not in page
+
+
+def test_the_audit_names_the_player_who_raised_a_dispute(game, client, td_user):
+    """Not "?": the player whose link disputed (the button, or a report that disagrees)."""
+    event, table, key_a, key_b = game
+    services.submit(key_a, table=table, winner=table.seat_a, loser_score=95)
+    services.dispute(key_b, table=table, reason="Not what we played")
+    (by_button,) = AuditEntry.objects.filter(table=table, action="disputed")
+    assert by_button.actor == table.seat_b.player.name
+    other = Table.objects.filter(round=table.round, seat_b__isnull=False).exclude(pk=table.pk)[0]
+    key_c, key_d = services.key_for(other.seat_a).key, services.key_for(other.seat_b).key
+    services.submit(key_c, table=other, winner=other.seat_a, loser_score=95)
+    services.submit(key_d, table=other, winner=other.seat_b, loser_score=80)
+    (by_report,) = AuditEntry.objects.filter(table=other, action="disputed")
+    assert by_report.actor == other.seat_b.player.name
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    desk = client.get(f"/td/events/{event.pk}/results/").content.decode()
+    assert "<td>?</td>" not in desk

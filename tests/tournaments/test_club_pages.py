@@ -415,3 +415,14 @@ def test_another_clubs_player_cannot_be_renamed(td_client, club):
     stranger.refresh_from_db()
     assert stranger.name == "Someone"
     assert Club.objects.count() == 2
+
+
+def test_a_name_too_long_gets_that_error_alone(td_client, event):
+    url = reverse("td-register", args=[event.pk])
+    response = td_client.post(url, {"name": "N" * 121, "status": "member"})
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "at most 120 characters" in body and "A player needs a name" not in body
+    blank = td_client.post(url, {"name": "   ", "status": "member"}).content.decode()
+    assert "A player needs a name" in blank
+    assert not event.entries.exists()

@@ -66,9 +66,10 @@ def test_impossible_scores_are_refused_with_a_code(target, loser_score, code):
 
 
 @pytest.mark.parametrize(
-    ("spread", "shown"), [(7, "+07"), (-7, "-07"), (0, "+00"), (121, "+121"), (-35, "-35")]
+    ("spread", "shown"),
+    [(7, "+7"), (-7, "-7"), (2, "+2"), (-5, "-5"), (0, "0"), (121, "+121"), (-35, "-35")],
 )
-def test_spread_is_printed_like_a_score_card(spread, shown):
+def test_spread_is_shown_with_its_sign_and_no_padding(spread, shown):
     assert format_spread(spread) == shown
 
 

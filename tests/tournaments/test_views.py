@@ -212,3 +212,24 @@ def test_a_large_game_page_opens_on_its_open_tables_and_finds_one(td_client, td_
     name = tables[-1].seat_b.player.name
     by_name = td_client.get(url, {"find": name}).content.decode()
     assert by_name.count('name="loser_score"') == 1 and name in by_name
+
+
+def test_draw_again_is_not_offered_on_a_game_with_a_result_among_hidden_tables(td_client, night):
+    """The page showing only open tables (or a search) still knows the game has results."""
+    event, round_ = night
+    first, second, _third = round_.tables.order_by("number")
+    services.record_result(event, table=first, winner=first.seat_a, loser_score=100)
+    url = reverse("td-game", args=[event.pk, 1])
+    for query in ({}, {"show": "open"}, {"find": str(second.number)}):
+        page = td_client.get(url, query).content.decode()
+        assert "Draw again" not in page, query
+    assert td_client.post(reverse("td-redraw", args=[event.pk, 1])).status_code == 302
+    assert round_.tables.get(pk=first.pk).result.loser_score == 100  # not redrawn
+
+
+def test_all_tables_counts_the_tables_played_not_the_bye(td_client, td_user):
+    event = event_with_field(7)  # three tables and a bye
+    event.club.directors.add(td_user)
+    services.draw_next_game(event)
+    page = td_client.get(reverse("td-game", args=[event.pk, 1])).content.decode()
+    assert "All tables (3)" in page and "Open tables (3)" in page

@@ -70,7 +70,8 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
 def redraw_game(round_: Round) -> Round:
     """Throw away the latest game's seating and draw it again (a draft stays a draft).
 
-    Refused once the game has a played result: a released game with results is never redrawn.
+    Refused once the game has a played result (a released game with results is never
+    redrawn) or a player's report or dispute at the results desk (the redraw would delete it).
     """
     event = locked_event(round_.event)
     kind = event.game_kind
@@ -82,6 +83,16 @@ def redraw_game(round_: Round) -> Round:
     if kind.has_results(latest):
         raise ServiceError(
             "game_has_results", str(kind.messages.has_results) % {"n": latest.number}
+        )
+    if hooks.desk_marks(event.pk, latest.pk).tables:
+        # A redraw deletes the tables, and with them the players' reports and disputes.
+        raise ServiceError(
+            "game_has_reports",
+            _(
+                "Players have reported results of %(round)s: settle them at the results desk "
+                "before drawing it again."
+            )
+            % {"round": kind.round_label(latest.number)},
         )
     draft, number = latest.is_draft, latest.number
     latest.delete()

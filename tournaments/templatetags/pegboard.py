@@ -21,7 +21,7 @@ def directed_clubs(user) -> list:
 
 @register.filter
 def spread(value: int | None) -> str:
-    """Spread as on a score card: +07, -12, +121."""
+    """A spread with its sign: +7, -12, +121, 0."""
     return "" if value is None else format_spread(int(value))
 
 
