@@ -34,7 +34,7 @@ def td_client(client, td_user):
 
 def _entry_names(page: str) -> list[str]:
     """The TD's entry list, top to bottom."""
-    return re.findall(r'<tr id="entry-\d+">\s*<td>(.*?)\s*(?:<small|</td>)', page)
+    return re.findall(r'<tr id="entry-\d+">\s*<td[^>]*>(.*?)\s*(?:<small|</td>)', page)
 
 
 def test_a_pasted_surname_first_name_is_the_clubs_player_or_asked_about(td_client, club, event):
