@@ -16,7 +16,9 @@ from django.views.decorators.http import require_POST
 
 from pegboard.errors import ServiceError
 
-from . import reviews, selectors, services
+from tournaments.kinds import ResultShape
+
+from . import reviews, selectors, services, views_sheets
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
@@ -26,6 +28,10 @@ def _entry_or_404(key: str):
         return services.entry_for_key(key)
     except ServiceError:
         raise Http404("Unknown link.") from None
+
+
+# The private page of a kind whose results are not a winner and a score, by result shape.
+PLAYER_PAGES = {ResultShape.TABLE_NETS: views_sheets.player_page}
 
 
 @never_cache  # a private page that changes with every report: never from a cache
@@ -38,6 +44,9 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     """
     entry = _entry_or_404(key)
     _player_language(request, entry)
+    shaped = PLAYER_PAGES.get(entry.event.game_kind.result_shape)
+    if shaped is not None:  # the kind's tables report another shape of result
+        return shaped(request, key, entry)
     if request.method == "POST":
         return _player_post(request, key, entry)
     here = selectors.player_table(entry)
@@ -79,8 +88,9 @@ def _player_context(key: str, entry, here, **forms) -> dict:
 
 
 def _deal_formset(data, entry):
-    """The record's deals (cribbage only): bound to a POST that has them, else one blank deal."""
-    if entry.event.game != "cribbage":
+    """The record's deals (a kind with hand records): bound to a POST that has them, else
+    one blank deal."""
+    if not entry.event.game_kind.hand_records:
         return None
     if data is None or "deal-TOTAL_FORMS" not in data:
         return DealFormSet(prefix="deal")

@@ -62,6 +62,10 @@ AUDIT_ACTIONS = {
     "playoff_game_undone": gettext_lazy("playoff game undone"),
     "playoff_corrected": gettext_lazy("playoff game corrected"),
     "undone": gettext_lazy("result undone"),
+    "stoppa_nets": gettext_lazy("nets entered"),
+    "stoppa_cleared": gettext_lazy("nets cleared"),
+    "nets_reported": gettext_lazy("nets reported by a player"),
+    "nets_confirmed": gettext_lazy("nets confirmed by a player"),
 }
 
 

@@ -1,0 +1,129 @@
+"""Stoppa players served by their private links: table, seat, session nets and running chips;
+the table's nets reported by one player and confirmed by every other (or entered by the TD);
+the printed score card and the results desk in Stoppa's terms (issue 22, item 7)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pegboard.errors import ServiceError
+from results import services
+from results.models import NetSheet
+from results.selectors_sheets import player_seat
+from tests.factories import stoppa_event_with_field
+from tournaments import services as tournament_services
+from tournaments.models import AuditEntry, StoppaTable
+from tournaments.services import stoppa as services_stoppa
+
+pytestmark = pytest.mark.django_db
+
+
+def _session(players: int = 4):
+    """A Stoppa event with one released session at one table of ``players``."""
+    event = stoppa_event_with_field(players, table_size=players, min_table_size=3)
+    round_ = tournament_services.draw_next_game(event)
+    table = round_.stoppa_tables.get(number=1)
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    return event, table, seats
+
+
+def _key(seat) -> str:
+    return services.key_for(seat.entry).key
+
+
+def test_the_private_page_shows_table_seat_and_no_cribbage():
+    event, table, seats = _session()
+    page = _client_get(_key(seats[1]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "No game has been released yet" not in text
+    assert "Session 1 · table 1 · seat 2" in text
+    for seat in seats:
+        assert seat.entry.player.name in text
+    assert "Opponent" not in text and "Loser" not in text
+
+
+def _client_get(key: str):
+    from django.test import Client
+
+    return Client().get(reverse("player-page", args=[key]))
+
+
+def test_every_player_confirms_the_sheet_then_the_nets_are_recorded():
+    event, table, seats = _session()
+    nets = {seats[0].entry_id: 12, seats[1].entry_id: -5, seats[2].entry_id: -4}
+    nets[seats[3].entry_id] = -3
+    sheet = services.report_nets(_key(seats[0]), table=table.pk, nets=nets)
+    assert sheet.confirmed_by == [seats[0].entry_id]
+    assert player_seat(seats[1].entry).state == "confirm"
+    assert player_seat(seats[0].entry).state == "waiting"
+    for seat in seats[1:3]:
+        services.confirm_nets(_key(seat), table=table.pk, sheet=sheet.pk)
+    table.refresh_from_db()
+    assert not table.has_result
+    last = services.confirm_nets(_key(seats[3]), table=table.pk, sheet=sheet.pk)
+    assert last.status == NetSheet.Status.RECORDED
+    table.refresh_from_db()
+    assert table.has_result
+    assert dict(table.seats.values_list("entry_id", "net")) == nets
+    here = player_seat(seats[0].entry)
+    assert here.state == "recorded" and here.chips == 12
+    assert [(s.session, s.table, s.seat, s.net, s.running) for s in here.sessions] == [
+        (1, 1, 1, 12, 12)
+    ]
+    recorded = AuditEntry.objects.filter(event=event, action="stoppa_nets").get()
+    assert recorded.actor == "players of table 1"
+
+
+def test_a_sheet_must_sum_to_zero_and_name_every_player():
+    event, table, seats = _session(3)
+    with pytest.raises(ServiceError) as exc:
+        services.report_nets(
+            _key(seats[0]),
+            table=table.pk,
+            nets={seats[0].entry_id: 5, seats[1].entry_id: -2, seats[2].entry_id: -2},
+        )
+    assert exc.value.code == "nets_not_zero"
+    with pytest.raises(ServiceError) as exc:
+        services.report_nets(
+            _key(seats[0]), table=table.pk, nets={seats[0].entry_id: 5, seats[1].entry_id: -5}
+        )
+    assert exc.value.code == "net_missing"
+    assert not NetSheet.objects.exists()
+
+
+def test_a_confirmation_of_a_replaced_sheet_is_refused_by_name():
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    first = services.report_nets(_key(seats[0]), table=table.pk, nets={a: 4, b: -2, c: -2})
+    services.report_nets(_key(seats[1]), table=table.pk, nets={a: 2, b: 0, c: -2})
+    with pytest.raises(ServiceError) as exc:
+        services.confirm_nets(_key(seats[2]), table=table.pk, sheet=first.pk)
+    assert exc.value.code == "sheet_changed"
+    assert seats[1].entry.player.name in exc.value.message
+    table.refresh_from_db()
+    assert not table.has_result
+
+
+def test_a_player_of_another_table_cannot_report():
+    event = stoppa_event_with_field(6, table_size=3, min_table_size=3)
+    round_ = tournament_services.draw_next_game(event)
+    one, two = round_.stoppa_tables.filter(number__isnull=False).order_by("number")
+    stranger = two.seats.first()
+    nets = {pk: 0 for pk in one.seats.values_list("entry_id", flat=True)}
+    with pytest.raises(ServiceError) as exc:
+        services.report_nets(_key(stranger), table=one.pk, nets=nets)
+    assert exc.value.code == "not_your_table"
+
+
+def test_the_td_entry_closes_the_players_sheet():
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    services.report_nets(_key(seats[0]), table=table.pk, nets={a: 4, b: -2, c: -2})
+    services_stoppa.record_session_nets(event, table=table, nets={a: 3, b: -1, c: -2})
+    assert player_seat(seats[1].entry).state == "recorded"
+    with pytest.raises(ServiceError) as exc:
+        services.report_nets(_key(seats[1]), table=table.pk, nets={a: 4, b: -2, c: -2})
+    assert exc.value.code == "already_recorded"
+    assert StoppaTable.objects.get(pk=table.pk).seats.get(entry_id=a).net == 3
