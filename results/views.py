@@ -15,7 +15,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from pegboard.errors import ServiceError
-
 from tournaments.kinds import ResultShape
 
 from . import reviews, selectors, services, views_sheets
