@@ -121,12 +121,21 @@ def player_seat(entry: Entry) -> PlayerSeat:
 
 
 def open_sheets(event) -> list[NetSheet]:
-    """The sheets of an event waiting for the table's confirmations (the desk's list)."""
-    return list(
+    """The sheets of an event waiting for the table's confirmations (the desk's list), each
+    with ``rows``: (seat, net reported, whether that player confirmed), in seat order."""
+    sheets = list(
         NetSheet.objects.filter(table__round__event=event, status=NetSheet.Status.OPEN)
         .select_related("table__round", "by_entry__player")
+        .prefetch_related("table__seats__entry__player")
         .order_by("table__round__number", "table__number")
     )
+    for sheet in sheets:
+        confirmed = set(sheet.confirmed_by)
+        sheet.rows = [  # type: ignore[attr-defined]
+            (seat, sheet.net_of(seat.entry_id), seat.entry_id in confirmed)
+            for seat in sheet.table.seats.all()
+        ]
+    return sheets
 
 
 def open_session_tables(event) -> list[StoppaTable]:

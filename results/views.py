@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from pegboard.errors import ServiceError
 from tournaments.kinds import ResultShape
 
-from . import reviews, selectors, services, views_sheets
+from . import reviews, selectors, selectors_sheets, services, views_sheets
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
@@ -231,9 +231,14 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         entries = list(event.entries.select_related("player").order_by("player__name"))
         by_entry = services.keys_for(entries)
         keys = [(e, by_entry[e.pk]) for e in entries]
+    kind = event.game_kind
+    table_nets = kind.result_shape == ResultShape.TABLE_NETS
     return {
         "event": event,
         "role": role,
+        "table_nets": table_nets,
+        "sheets": selectors_sheets.open_sheets(event) if table_nets else [],
+        "session_tables": selectors_sheets.open_session_tables(event) if table_nets else [],
         "open_tables": selectors.open_tables(event),
         "disputes": selectors.open_disputes(event),
         "to_check": selectors.to_check(event),
@@ -242,7 +247,9 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         "import_form": form or ImportForm(),
         "import_report": report,
         "latest_game": selectors.latest_game_number(event),
-        "missed_points": reviews.missed_points_leaders(event) if role == "td" else [],
+        "missed_points": (
+            reviews.missed_points_leaders(event) if role == "td" and kind.hand_records else []
+        ),
     }
 
 
@@ -335,6 +342,9 @@ def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
     event, role = selectors.results_role(request.user, event_id)
     if role != "td":
         raise Http404("No such event.")
+    if not event.game_kind.paper_import:
+        messages.error(request, _("This event's results are not kept on W/L paper cards."))
+        return redirect("results-desk", event_id=event.pk)
     form = ImportForm(request.POST, request.FILES)
     report = None
     if form.is_valid():

@@ -127,3 +127,99 @@ def test_the_td_entry_closes_the_players_sheet():
         services.report_nets(_key(seats[1]), table=table.pk, nets={a: 4, b: -2, c: -2})
     assert exc.value.code == "already_recorded"
     assert StoppaTable.objects.get(pk=table.pk).seats.get(entry_id=a).net == 3
+
+
+# --- The printed card -------------------------------------------------------------------------
+
+
+def test_the_score_card_has_sessions_tables_seats_nets_and_chips():
+    from results import printables
+
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    services_stoppa.record_session_nets(event, table=table, nets={a: 7, b: -2, c: -5})
+    round_ = tournament_services.draw_next_game(event)
+    second = round_.stoppa_tables.get(number=1)
+    nets = {s.entry_id: 0 for s in second.seats.all()}
+    nets[a], nets[c] = 3, -3
+    services_stoppa.record_session_nets(event, table=second, nets=nets)
+    cards = {c["entry"].pk: c for c in printables.score_cards(event, "http://hall/")}
+    card = cards[a]
+    assert card["link"] == "http://hall/k/" + _key(seats[0]) + "/"
+    seat_two = second.seats.get(entry_id=a).position
+    assert card["rows"][:2] == [
+        {"session": 1, "table": 1, "seat": 1, "net": "+7", "chips": "+7"},
+        {"session": 2, "table": 1, "seat": seat_two, "net": "+3", "chips": "+10"},
+    ]
+    assert card["rows"][2] == {"session": 3, "table": "", "seat": "", "net": "", "chips": ""}
+    assert len(card["rows"]) == event.games_planned
+
+
+def test_the_printed_pdf_is_the_session_card_not_the_cribbage_card(
+    client, td_user, django_capture_on_commit_callbacks
+):
+    from django.template.loader import render_to_string
+
+    from results import printables
+    from results.models import PrintJob
+
+    event, table, seats = _session(4)
+    event.club.directors.add(td_user)
+    cards = printables.score_cards(event, "http://hall/")
+    html = render_to_string(
+        printables.CARD_PAGES[event.game_kind.result_shape], {"event": event, "cards": cards}
+    )
+    for word in ("Session", "Seat", "Net", "Chips"):
+        assert f"<th>{word}</th>" in html
+    for word in ("Opponent", "Points", "Plus", "Minus"):
+        assert f"<th>{word}</th>" not in html
+    assert "report and confirm your table" in html
+    tables = printables.table_cards(event, "http://hall/")
+    assert [[s["entry"].pk for s in t["seats"]] for t in tables] == [[s.entry_id for s in seats]]
+    client.force_login(td_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("results-print", args=[event.pk]))
+    job = PrintJob.objects.get(event=event)
+    assert (job.status, job.total) == ("done", 5)  # 4 score cards + 1 table card
+    assert bytes(job.pdf).startswith(b"%PDF")
+
+
+# --- The desk -------------------------------------------------------------------------------
+
+
+def test_the_stoppa_desk_shows_sheets_and_no_cribbage_tools(client, td_user):
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    services.report_nets(_key(seats[1]), table=table.pk, nets={a: 4, b: -1, c: -3})
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    page = client.get(reverse("results-desk", args=[event.pk]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    for cribbage in (
+        "Import paper cards",
+        "result (W or L)",
+        "Missed points at the discard",
+        "Correct a confirmed result",
+        "loser_score",
+        "Every table of the current game",
+    ):
+        assert cribbage not in text, cribbage
+    assert "Nets waiting for the players" in text
+    assert f"reported by {seats[1].entry.player.name}" in text
+    assert reverse("td-session", args=[event.pk, 1]) in text
+    refused = client.post(reverse("results-import", args=[event.pk]), {})
+    assert refused.status_code == 302
+    assert not AuditEntry.objects.filter(event=event, action="paper_import").exists()
+
+
+def test_the_cribbage_desk_keeps_its_tools(client, td_user):
+    from tests.factories import event_with_field
+
+    event = event_with_field(4)
+    tournament_services.draw_next_game(event)
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    text = client.get(reverse("results-desk", args=[event.pk])).content.decode()
+    assert "Import paper cards" in text and "Missed points at the discard" in text
+    assert "Nets waiting" not in text
