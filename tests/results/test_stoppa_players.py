@@ -223,3 +223,31 @@ def test_the_cribbage_desk_keeps_its_tools(client, td_user):
     text = client.get(reverse("results-desk", args=[event.pk])).content.decode()
     assert "Import paper cards" in text and "Missed points at the discard" in text
     assert "Nets waiting" not in text
+
+
+def test_the_desk_asks_the_kind_for_its_tools_not_the_games_name(client, td_user):
+    """A kind of two-player tables with neither W/L paper cards nor hand records (a made-up
+    one, registered here) gets the winner-and-score desk without those tools."""
+    from django.utils.translation import gettext_lazy as _
+
+    from tests.factories import EventFactory
+    from tournaments import kinds
+    from tournaments.kinds.cribbage import Cribbage
+
+    class Plain(Cribbage):
+        key = "plain_two_seats"
+        label = _("Plain")
+        paper_import = False
+        hand_records = False
+
+    kind = kinds.register(Plain())
+    try:
+        event = EventFactory(game=kind.key)
+        event.club.directors.add(td_user)
+        client.force_login(td_user)
+        text = client.get(reverse("results-desk", args=[event.pk])).content.decode()
+        assert "Correct a confirmed result" in text  # the winner-and-score shape's tool
+        assert "Import paper cards" not in text
+        assert "Missed points at the discard" not in text
+    finally:
+        kinds.unregister(kind.key)
