@@ -251,3 +251,57 @@ def test_the_desk_asks_the_kind_for_its_tools_not_the_games_name(client, td_user
         assert "Missed points at the discard" not in text
     finally:
         kinds.unregister(kind.key)
+
+
+# --- The API ----------------------------------------------------------------------------------
+
+
+def test_the_api_sends_and_confirms_a_tables_nets():
+    from rest_framework.test import APIClient
+
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    api = APIClient()
+    where = {"session": 1, "table": 1}
+    bad = api.post(
+        reverse("api-results-nets"),
+        {"key": _key(seats[0]), **where, "nets": [{"entry": a, "net": 3}, {"entry": b, "net": -1}]},
+        format="json",
+    )
+    assert bad.status_code == 400 and "net_missing" in bad.content.decode()
+    nets = [{"entry": a, "net": 3}, {"entry": b, "net": -1}, {"entry": c, "net": -2}]
+    sent = api.post(
+        reverse("api-results-nets"), {"key": _key(seats[0]), **where, "nets": nets}, format="json"
+    )
+    assert sent.status_code == 201
+    assert sent.json()["state"] == "open" and sent.json()["confirmed_by"] == [a]
+    sheet = sent.json()["sheet"]
+    stale = api.post(
+        reverse("api-results-nets-confirm"),
+        {"key": _key(seats[1]), **where, "sheet": sheet + 1000},
+        format="json",
+    )
+    assert stale.status_code == 400 and "sheet_changed" in stale.content.decode()
+    for seat in seats[1:]:
+        done = api.post(
+            reverse("api-results-nets-confirm"),
+            {"key": _key(seat), **where, "sheet": sheet},
+            format="json",
+        )
+        assert done.status_code == 201
+    assert done.json()["state"] == "recorded"
+    table.refresh_from_db()
+    assert dict(table.seats.values_list("entry_id", "net")) == {a: 3, b: -1, c: -2}
+
+
+def test_before_the_draw_and_sitting_out_the_page_says_so(client):
+    event = stoppa_event_with_field(5, table_size=4, min_table_size=4)
+    entry = event.entries.first()
+    key = services.key_for(entry).key
+    text = client.get(reverse("player-page", args=[key])).content.decode()
+    assert "No session has been released yet." in text
+    round_ = tournament_services.draw_next_game(event)
+    out = round_.stoppa_tables.get(number__isnull=True).seats.get()
+    text = client.get(reverse("player-page", args=[_key(out)])).content.decode()
+    assert "You sit out this session." in text and "Send the table" not in text
+    assert player_seat(out.entry).sessions[0].table is None
