@@ -144,6 +144,8 @@ def _two_seat_cards(event, latest: Round, base_url: str) -> list[dict]:
     for table in tables:
         seats = []
         for entry in (table.seat_a, table.seat_b):
+            if entry is None:  # never: a bye has no table card (seat_b filtered above)
+                continue
             qr = qr_svg(_link(base_url, keys[entry.pk])) if with_keys else ""
             seats.append({"entry": entry, "qr": qr})
         cards.append({"table": table, "game": latest.number, "seats": seats})
