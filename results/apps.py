@@ -14,8 +14,12 @@ class ResultsConfig(AppConfig):
 
         from . import selectors
         from .services.reports import on_result_removed
+        from .services.sheets import on_table_nets_changed
 
         hooks.register_desk_provider(selectors.desk_marks)
         hooks.result_removed_signal.connect(
             on_result_removed, dispatch_uid="results.supersede_reports"
+        )
+        hooks.table_nets_changed_signal.connect(
+            on_table_nets_changed, dispatch_uid="results.replace_open_sheets"
         )

@@ -46,6 +46,17 @@ def result_removed(event_id: int, table_id: int) -> None:
     result_removed_signal.send(sender=result_removed, event_id=event_id, table_id=table_id)
 
 
+# Sent with ``event_id`` and ``table_id`` (a StoppaTable) inside the transaction that wrote
+# or cleared a table's nets: the players' sheets of that table still waiting for
+# confirmations (results) no longer count.
+table_nets_changed_signal = Signal()
+
+
+def table_nets_changed(event_id: int, table_id: int) -> None:
+    """Announce that the nets of Stoppa table ``table_id`` were written or cleared."""
+    table_nets_changed_signal.send(sender=table_nets_changed, event_id=event_id, table_id=table_id)
+
+
 # Sent with ``kept_id`` and ``merged_id`` inside the merge's transaction, before the merged
 # player is deleted: what the apps above keep per player (season ledgers) must follow.
 players_merged_signal = Signal()

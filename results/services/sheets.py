@@ -126,3 +126,12 @@ def _record_if_all(entry: Entry, row: StoppaTable, sheet: NetSheet) -> NetSheet:
     sheet.status = NetSheet.Status.RECORDED
     sheet.save(update_fields=["status"])
     return sheet
+
+
+def on_table_nets_changed(sender, *, event_id: int, table_id: int, **kwargs) -> None:
+    """A table's nets were written or cleared (by the TD, or by the players' sheet being
+    recorded): its open sheet no longer counts, so an old sheet cannot be confirmed into a
+    table the TD cleared. Runs in the writer's transaction."""
+    NetSheet.objects.filter(table_id=table_id, status=NetSheet.Status.OPEN).update(
+        status=NetSheet.Status.REPLACED
+    )

@@ -305,3 +305,20 @@ def test_before_the_draw_and_sitting_out_the_page_says_so(client):
     text = client.get(reverse("player-page", args=[_key(out)])).content.decode()
     assert "You sit out this session." in text and "Send the table" not in text
     assert player_seat(out.entry).sessions[0].table is None
+
+
+def test_a_sheet_left_open_does_not_survive_the_tds_entry_and_clearing():
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    old = services.report_nets(_key(seats[0]), table=table.pk, nets={a: 4, b: -2, c: -2})
+    services_stoppa.record_session_nets(event, table=table, nets={a: 3, b: -1, c: -2})
+    old.refresh_from_db()
+    assert old.status == NetSheet.Status.REPLACED
+    from results.selectors_sheets import open_sheets
+
+    assert open_sheets(event) == []
+    services_stoppa.clear_session_nets(event, table=table)  # the TD takes the nets back
+    assert player_seat(seats[1].entry).state == "report"
+    with pytest.raises(ServiceError) as exc:
+        services.confirm_nets(_key(seats[1]), table=table.pk, sheet=old.pk)
+    assert exc.value.code == "sheet_changed"

@@ -290,6 +290,7 @@ def _write_nets(
     row.entered_by = acting_user(user)
     row.entered_at = timezone.now()
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
+    hooks.table_nets_changed(event.pk, row.pk)
     hooks.results_changed(event.pk)
     return row
 
@@ -476,5 +477,6 @@ def clear_session_nets(event: Event, *, table: StoppaTable | int) -> StoppaTable
     row.seats.update(net=None)
     row.source, row.deals, row.entered_by, row.entered_at = StoppaTable.Source.NONE, [], None, None
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
+    hooks.table_nets_changed(event.pk, row.pk)
     hooks.results_changed(event.pk)
     return row
