@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tournaments.hooks import ReportedNets
 from tournaments.models import Entry, Round, StoppaSeat, StoppaTable
 
 from .models import NetSheet
@@ -150,3 +151,24 @@ def open_session_tables(event) -> list[StoppaTable]:
         .select_related("round")
         .order_by("number")
     )
+
+
+def reported_nets(round_id: int) -> dict[int, ReportedNets]:
+    """The open sheets of one session by table id, for the TD's session page (two queries)."""
+    found: dict[int, ReportedNets] = {}
+    for sheet in (
+        NetSheet.objects.filter(table__round_id=round_id, status=NetSheet.Status.OPEN)
+        .select_related("by_entry__player")
+        .prefetch_related("table__seats__entry__player")
+    ):
+        confirmed = set(sheet.confirmed_by)
+        found[sheet.table_id] = ReportedNets(
+            by=sheet.by_entry.player.name,
+            nets={int(pk): net for pk, net in sheet.nets.items()},
+            waiting=tuple(
+                seat.entry.player.name
+                for seat in sheet.table.seats.all()
+                if seat.entry_id not in confirmed
+            ),
+        )
+    return found

@@ -137,6 +137,34 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
     return _desk_provider(event_id, round_id)
 
 
+# --- Nets the players reported, for the TD's session page ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedNets:
+    """A table's nets as one player sent them, still waiting for the others' confirmations:
+    the TD's session page offers them to save as they are."""
+
+    by: str  # the player who sent them
+    nets: dict[int, int]  # entry id -> net
+    waiting: tuple[str, ...]  # the players who have yet to confirm
+
+
+NetsProvider = Callable[[int], dict[int, ReportedNets]]
+_nets_provider: NetsProvider | None = None
+
+
+def register_nets_provider(provider: NetsProvider) -> None:
+    """Called once by the results app: the reported nets of a session's tables."""
+    global _nets_provider
+    _nets_provider = provider
+
+
+def reported_nets(round_id: int) -> dict[int, ReportedNets]:
+    """The open sheets of session ``round_id`` by table id (none without the results app)."""
+    return {} if _nets_provider is None else _nets_provider(round_id)
+
+
 # --- Club ratings, for seeding draws by rating ----------------------------------------------------
 
 RatingProvider = Callable[[int], dict[int, float]]

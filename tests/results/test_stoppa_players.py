@@ -322,3 +322,26 @@ def test_a_sheet_left_open_does_not_survive_the_tds_entry_and_clearing():
     with pytest.raises(ServiceError) as exc:
         services.confirm_nets(_key(seats[1]), table=table.pk, sheet=old.pk)
     assert exc.value.code == "sheet_changed"
+
+
+def test_the_td_session_page_offers_the_players_nets_to_save_as_they_are(client, td_user):
+    event, table, seats = _session(3)
+    a, b, c = (s.entry_id for s in seats)
+    services.report_nets(_key(seats[0]), table=table.pk, nets={a: 9, b: -4, c: -5})
+    event.club.directors.add(td_user)
+    client.force_login(td_user)
+    url = reverse("td-session", args=[event.pk, 1])
+    text = client.get(url).content.decode()
+    waiting = f"{seats[1].entry.player.name}, {seats[2].entry.player.name}"
+    assert f"{seats[0].entry.player.name} sent these nets; waiting for {waiting} to confirm" in (
+        text
+    )
+    assert f'name="net_{a}"' in text and 'value="9"' in text and 'value="-5"' in text
+    saved = client.post(
+        url, {"table": table.pk, "kind": "nets", f"net_{a}": 9, f"net_{b}": -4, f"net_{c}": -5}
+    )
+    assert saved.status_code == 302
+    table.refresh_from_db()
+    assert dict(table.seats.values_list("entry_id", "net")) == {a: 9, b: -4, c: -5}
+    assert not NetSheet.objects.filter(status=NetSheet.Status.OPEN).exists()
+    assert "sent these nets" not in client.get(url).content.decode()
