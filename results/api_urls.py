@@ -8,3 +8,11 @@ urlpatterns = [
     path("dispute", api.DisputeView.as_view(), name="api-results-dispute"),
     path("events/<int:event_id>/rulings", api.RulingView.as_view(), name="api-results-rulings"),
 ]
+
+# A table's nets (Stoppa), sent by one player and confirmed by the others.
+from . import api_sheets  # noqa: E402 - appended with its routes (a file several edit)
+
+urlpatterns += [
+    path("nets", api_sheets.NetsView.as_view(), name="api-results-nets"),
+    path("nets/confirm", api_sheets.ConfirmNetsView.as_view(), name="api-results-nets-confirm"),
+]

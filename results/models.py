@@ -320,3 +320,53 @@ class DiscardReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.get_status_display()}"
+
+
+class NetSheet(models.Model):
+    """A table's nets as one of its players reported them (a Stoppa session's chips), for
+    every other player at the table to confirm. Sheets are never deleted: a new report
+    replaces the open one (whose confirmations then no longer count), and the sheet that
+    every player confirmed is recorded through the one Stoppa result service."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for the table's confirmations")
+        REPLACED = "replaced", _("Replaced by a later report")
+        RECORDED = "recorded", _("Confirmed by every player and recorded")
+
+    table = models.ForeignKey(
+        "tournaments.StoppaTable",
+        on_delete=models.CASCADE,
+        related_name="sheets",
+        verbose_name=_("table"),
+    )
+    by_entry = models.ForeignKey(
+        "tournaments.Entry",
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("reported by"),
+    )
+    # {"<entry id>": net}, every player of the table, summing to zero.
+    nets = models.JSONField(_("nets"))
+    # Entry ids of the players who confirmed this sheet (its reporter first).
+    confirmed_by = models.JSONField(_("confirmed by"), default=list)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.OPEN)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "pk"]
+        verbose_name = _("net sheet")
+        verbose_name_plural = _("net sheets")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status="open"),
+                name="one_open_sheet_per_table",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: sheet {self.pk} ({self.status})"
+
+    def net_of(self, entry_id: int) -> int | None:
+        """The net this sheet gives ``entry_id``."""
+        return self.nets.get(str(entry_id))

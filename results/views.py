@@ -17,8 +17,9 @@ from django.views.decorators.http import require_POST
 from pegboard.errors import ServiceError
 from pegboard.middleware import retry_safe_when
 from tournaments import selectors as tournament_selectors
+from tournaments.kinds import ResultShape
 
-from . import reviews, selectors, services
+from . import reviews, selectors, selectors_sheets, services, views_sheets
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
@@ -28,6 +29,10 @@ def _entry_or_404(key: str):
         return services.entry_for_key(key)
     except ServiceError:
         raise Http404("Unknown link.") from None
+
+
+# The private page of a kind whose results are not a winner and a score, by result shape.
+PLAYER_PAGES = {ResultShape.TABLE_NETS: views_sheets.player_page}
 
 
 @never_cache  # a private page that changes with every report: never from a cache
@@ -42,6 +47,9 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     """
     entry = _entry_or_404(key)
     _player_language(request, entry)
+    shaped = PLAYER_PAGES.get(entry.event.game_kind.result_shape)
+    if shaped is not None:  # the kind's tables report another shape of result
+        return shaped(request, key, entry)
     if request.method == "POST":
         return _player_post(request, key, entry)
     here = selectors.player_table(entry)
@@ -83,8 +91,9 @@ def _player_context(key: str, entry, here, **forms) -> dict:
 
 
 def _deal_formset(data, entry):
-    """The record's deals (cribbage only): bound to a POST that has them, else one blank deal."""
-    if entry.event.game != "cribbage":
+    """The record's deals (a kind with hand records): bound to a POST that has them, else
+    one blank deal."""
+    if not entry.event.game_kind.hand_records:
         return None
     if data is None or "deal-TOTAL_FORMS" not in data:
         return DealFormSet(prefix="deal")
@@ -234,9 +243,14 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         entries = tournament_selectors.by_name(event.entries.select_related("player"))
         by_entry = services.keys_for(entries)
         keys = [(e, by_entry[e.pk]) for e in entries]
+    kind = event.game_kind
+    table_nets = kind.result_shape == ResultShape.TABLE_NETS
     return {
         "event": event,
         "role": role,
+        "table_nets": table_nets,
+        "sheets": selectors_sheets.open_sheets(event) if table_nets else [],
+        "session_tables": selectors_sheets.open_session_tables(event) if table_nets else [],
         "open_tables": selectors.open_tables(event),
         "disputes": selectors.open_disputes(event),
         "to_check": selectors.to_check(event),
@@ -245,7 +259,9 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         "import_form": form or ImportForm(),
         "import_report": report,
         "latest_game": selectors.latest_game_number(event),
-        "missed_points": reviews.missed_points_leaders(event) if role == "td" else [],
+        "missed_points": (
+            reviews.missed_points_leaders(event) if role == "td" and kind.hand_records else []
+        ),
     }
 
 
@@ -361,6 +377,9 @@ def import_view(request: HttpRequest, event_id: int) -> HttpResponse:
     event, role = selectors.results_role(request.user, event_id)
     if role != "td":
         raise Http404("No such event.")
+    if not event.game_kind.paper_import:
+        messages.error(request, _("This event's results are not kept on W/L paper cards."))
+        return redirect("results-desk", event_id=event.pk)
     form = ImportForm(request.POST, request.FILES)
     report = None
     if form.is_valid():

@@ -46,6 +46,17 @@ def result_removed(event_id: int, table_id: int) -> None:
     result_removed_signal.send(sender=result_removed, event_id=event_id, table_id=table_id)
 
 
+# Sent with ``event_id`` and ``table_id`` (a StoppaTable) inside the transaction that wrote
+# or cleared a table's nets: the players' sheets of that table still waiting for
+# confirmations (results) no longer count.
+table_nets_changed_signal = Signal()
+
+
+def table_nets_changed(event_id: int, table_id: int) -> None:
+    """Announce that the nets of Stoppa table ``table_id`` were written or cleared."""
+    table_nets_changed_signal.send(sender=table_nets_changed, event_id=event_id, table_id=table_id)
+
+
 # Sent with ``kept_id`` and ``merged_id`` inside the merge's transaction, before the merged
 # player is deleted: what the apps above keep per player (season ledgers) must follow.
 players_merged_signal = Signal()
@@ -137,6 +148,34 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
     if _desk_provider is None:
         return DeskMarks(tables={})
     return _desk_provider(event_id, round_id)
+
+
+# --- Nets the players reported, for the TD's session page ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedNets:
+    """A table's nets as one player sent them, still waiting for the others' confirmations:
+    the TD's session page offers them to save as they are."""
+
+    by: str  # the player who sent them
+    nets: dict[int, int]  # entry id -> net
+    waiting: tuple[str, ...]  # the players who have yet to confirm
+
+
+NetsProvider = Callable[[int], dict[int, ReportedNets]]
+_nets_provider: NetsProvider | None = None
+
+
+def register_nets_provider(provider: NetsProvider) -> None:
+    """Called once by the results app: the reported nets of a session's tables."""
+    global _nets_provider
+    _nets_provider = provider
+
+
+def reported_nets(round_id: int) -> dict[int, ReportedNets]:
+    """The open sheets of session ``round_id`` by table id (none without the results app)."""
+    return {} if _nets_provider is None else _nets_provider(round_id)
 
 
 # --- Club ratings, for seeding draws by rating ----------------------------------------------------

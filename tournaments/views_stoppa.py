@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors
+from . import hooks, selectors
 from .forms import StoppaDealsForm, StoppaNetsForm, StoppaTableSizesForm
 from .kinds.stoppa import STOPPA
 
@@ -33,16 +33,23 @@ def event_sessions(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _rows(tables, posted=None) -> list[tuple]:
-    """(table, nets form, deals form) per table; the posted table keeps its bound forms."""
+    """(table, nets form, deals form) per table; the posted table keeps its bound forms. A
+    table whose players sent nets that wait for confirmations shows them (``table.reported``)
+    typed in, for the TD to save as they are."""
+    reported = hooks.reported_nets(tables[0].round_id) if tables else {}
     rows = []
     for table in tables:
+        table.reported = None if table.has_result else reported.get(table.pk)
         if posted is not None and posted[0] == table.pk:
             rows.append((table, posted[1], posted[2]))
         else:
+            initial = {}
+            if table.reported is not None:
+                initial = {f"net_{pk}": net for pk, net in table.reported.nets.items()}
             rows.append(
                 (
                     table,
-                    StoppaNetsForm(table=table),
+                    StoppaNetsForm(table=table, initial=initial),
                     StoppaDealsForm(initial={"table": table.pk}, auto_id=f"d{table.pk}-%s"),
                 )
             )

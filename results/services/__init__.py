@@ -4,6 +4,7 @@
 - ``reports``: a player's report, confirmation and dispute
 - ``desk``: the TD's and scorekeepers' checks, rulings and corrections; printables
 - ``paper``: paper cards reconciled by Rule 12.2, in bulk or as a Celery job
+- ``sheets``: a table's nets (Stoppa) reported by one player, confirmed by the others
 - ``staff``: the club's scorekeepers
 
 Every result they confirm is written by ``tournaments.services.record_result`` (or
@@ -30,6 +31,7 @@ from .paper import (
     run_import_job,
 )
 from .reports import ConfirmRefusal, RecordError, SubmitOutcome, confirm_opponent, dispute, submit
+from .sheets import confirm_nets, report_nets
 from .staff import add_scorekeeper, remove_scorekeeper
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "accept_report",
     "add_scorekeeper",
     "check_agreed",
+    "confirm_nets",
     "confirm_opponent",
     "correct",
     "correct_playoff_game",
@@ -54,6 +57,7 @@ __all__ = [
     "keys_for",
     "remember_language",
     "remove_scorekeeper",
+    "report_nets",
     "request_import",
     "request_printables",
     "rule",

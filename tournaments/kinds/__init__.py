@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import GameKind, Messages
+from .base import GameKind, Messages, ResultShape
 
 _REGISTRY: dict[str, GameKind] = {}
 _builtins_loaded = False
@@ -60,4 +60,13 @@ def choices() -> list[tuple[str, Any]]:
     return [(kind.key, kind.label) for kind in all_kinds()]
 
 
-__all__ = ["GameKind", "Messages", "all_kinds", "choices", "get", "register", "unregister"]
+__all__ = [
+    "GameKind",
+    "Messages",
+    "ResultShape",
+    "all_kinds",
+    "choices",
+    "get",
+    "register",
+    "unregister",
+]

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.db import models
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
     from tournaments.models import Event, Round
@@ -31,6 +33,19 @@ class Messages:
     field_changed: Promise  # "The field changed since game %(n)s was drafted ..."
     not_latest: Promise  # "Only the latest game can be drawn again."
     too_few: Promise  # "At least %(n)s checked-in players are needed."
+
+
+class ResultShape(models.TextChoices):
+    """What a table's result is, and so how players report it and what their card shows.
+
+    The results app (private page, printed score card, desk) serves each shape; a kind names
+    its shape and works there without the results app knowing the kind.
+    """
+
+    # Two seats: the winner and the loser's score (cribbage).
+    WINNER_SCORE = "winner_score", _("Winner and loser's score")
+    # 3 or more seats: each player's net for the round, summing to zero (Stoppa).
+    TABLE_NETS = "table_nets", _("Every player's net, summing to zero")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +85,12 @@ class GameKind:
     tiebreakers: ClassVar[frozenset[str]]  # the keys a ranking chain of this kind may use
     playoffs: ClassVar[bool] = False  # can cut to a playoff bracket
     seasons: ClassVar[bool] = False  # counts for the club's season ledgers (Grass Roots)
+    # How a table's result is reported, and what the player's page and score card show.
+    result_shape: ClassVar[ResultShape] = ResultShape.WINNER_SCORE
+    # The desk's tools that only make sense for some kinds: the W/L paper-card import
+    # (Rule 12.2) and the hand records (deal by deal, reviewed for missed discard points).
+    paper_import: ClassVar[bool] = False
+    hand_records: ClassVar[bool] = False
     # Event settings that mean nothing for this kind: the TD's forms do not show them.
     unused_settings: ClassVar[frozenset[str]] = frozenset()
     # URL name of the TD's page of one round (kwargs event_id, number).

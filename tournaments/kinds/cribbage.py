@@ -14,7 +14,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.models import Entry, Event, GameResult, Round, Table
 from tournaments.tiebreakers import ACC_CHAIN, REGISTRY
 
-from .base import GameKind, Messages, SeatLine, name_order
+from .base import GameKind, Messages, ResultShape, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -36,6 +36,9 @@ class Cribbage(GameKind):
     tiebreakers = frozenset(REGISTRY) - {"chips", "sessions_won", "best_session"}
     playoffs = True
     seasons = True
+    result_shape = ResultShape.WINNER_SCORE
+    paper_import = True
+    hand_records = True
     round_page = "td-game"
     template = "kinds/cribbage.html"
     messages = Messages(

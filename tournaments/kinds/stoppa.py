@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.tiebreakers import STOPPA_CHAIN
 
-from .base import GameKind, Messages, SeatLine, name_order
+from .base import GameKind, Messages, ResultShape, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -35,8 +35,11 @@ class Stoppa(GameKind):
     tiebreakers = frozenset({*STOPPA_CHAIN, "draw"})
     playoffs = False
     seasons = False
+    # The players of a table report its nets as one sheet that every one of them confirms
+    # (or the TD enters it): no W/L paper cards, no cribbage hand records.
+    result_shape = ResultShape.TABLE_NETS
     # Chips decide a Stoppa table: no target, muggins, match points, pairing of two, or
-    # player-confirmed reports (the TD records each table's chip nets).
+    # confirmation policy (every player confirms the table's sheet, or the TD enters it).
     unused_settings = frozenset(
         {
             "target",

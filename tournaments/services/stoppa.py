@@ -205,15 +205,20 @@ def _locked_table(event: Event, table: StoppaTable | int, session: int | None) -
     return row
 
 
-def _write_nets(
-    event: Event,
-    row: StoppaTable,
-    nets: Mapping[int, int],
-    *,
-    source: str,
-    deals: list | None,
-    user: UserLike,
-) -> StoppaTable:
+def locked_session_table(event: Event, table: StoppaTable | int) -> StoppaTable:
+    """The event (locked first, the one lock order), then the table of a released session
+    that takes a result, locked: for the players' sheets of nets (``results``)."""
+    event = locked_event(event)
+    _require_stoppa(event)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event_finished", _("The event has finished."))
+    return _locked_table(event, table, None)
+
+
+def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
+    """The table's seats (in order, with their players) once ``nets`` (entry id -> net) is
+    checked: every player of the table and no one else, summing to zero. Raises
+    ServiceError (``not_at_table``, ``net_missing``, ``nets_not_zero``) otherwise."""
     seats = list(row.seats.select_related("entry__player").order_by("position"))
     by_entry = {s.entry_id: s for s in seats}
     unknown = [pk for pk in nets if pk not in by_entry]
@@ -243,18 +248,49 @@ def _write_nets(
             % {"table": row.number, "total": total},
             field="nets",
         )
+    return seats
+
+
+def clean_nets(nets: Mapping[Entry | int, Any]) -> dict[int, int]:
+    """Nets as typed (``+12``, ``-7``) as whole numbers by entry id; an empty one is left
+    out (``check_nets`` names it missing). ``bad_net`` for anything else."""
+    clean: dict[int, int] = {}
+    for key, value in nets.items():
+        pk = key.pk if isinstance(key, Entry) else int(key)
+        if value is None or value == "":
+            continue
+        try:
+            clean[pk] = _as_int(value, str(pk))
+        except ValueError:
+            raise ServiceError(
+                "bad_net", _("A chip net is a whole number, e.g. 12 or -7."), field="nets"
+            ) from None
+    return clean
+
+
+def _write_nets(
+    event: Event,
+    row: StoppaTable,
+    nets: Mapping[int, int],
+    *,
+    source: str,
+    deals: list | None,
+    user: UserLike,
+    actor: str | None = None,
+) -> StoppaTable:
+    seats = check_nets(row, nets)
     before = {s.entry.player.name: s.net for s in seats} if row.has_result else None
     for seat in seats:
         seat.net = int(nets[seat.entry_id])
     StoppaSeat.objects.bulk_update(seats, ["net"])
-    _audit_nets(
-        event, row, user, "stoppa_nets", before, {s.entry.player.name: s.net for s in seats}
-    )
+    after = {s.entry.player.name: s.net for s in seats}
+    _audit_nets(event, row, user, "stoppa_nets", before, after, actor=actor)
     row.source = source
     row.deals = list(deals or [])
     row.entered_by = acting_user(user)
     row.entered_at = timezone.now()
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
+    hooks.table_nets_changed(event.pk, row.pk)
     hooks.results_changed(event.pk)
     return row
 
@@ -266,14 +302,17 @@ def _audit_nets(
     action: str,
     old: dict[str, int | None] | None,
     new: dict[str, int | None] | None,
+    *,
+    actor: str | None = None,
 ) -> None:
-    """The audit row of a Stoppa table's nets, by player name, with the session and table."""
+    """The audit row of a Stoppa table's nets, by player name, with the session and table
+    (``actor``: who, when not the signed-in user, e.g. the players who confirmed them)."""
     where = {"session": row.round.number, "table": row.number}
     AuditEntry.objects.create(
         event=event,
         table=None,
         user=acting_user(user),
-        actor=actor_name(user),
+        actor=actor or actor_name(user),
         action=action,
         old=where | {"nets": old} if old is not None else None,
         new=where | {"nets": new} if new is not None else None,
@@ -305,30 +344,24 @@ def record_session_nets(
     nets: Mapping[Entry | int, int],
     session: int | None = None,
     user: UserLike = None,
+    actor: str | None = None,
 ) -> StoppaTable:
     """Record (or correct) a table's session: each player's chip net, as the table agreed it.
 
     ``nets`` maps every player at the table (entry or entry id) to their net in chips. The nets
     must sum to zero; a missing player, a player of another table or a sum other than zero
-    is refused and nothing is written.
+    is refused and nothing is written. ``actor`` names who recorded them for the audit when
+    nobody signed in did (the players who all confirmed the table's sheet).
     """
     event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
     row = _locked_table(event, table, session)
-    clean: dict[int, int] = {}
-    for key, value in nets.items():
-        pk = key.pk if isinstance(key, Entry) else int(key)
-        if value is None or value == "":
-            continue
-        try:
-            clean[pk] = _as_int(value, str(pk))
-        except ValueError:
-            raise ServiceError(
-                "bad_net", _("A chip net is a whole number, e.g. 12 or -7."), field="nets"
-            ) from None
-    return _write_nets(event, row, clean, source=StoppaTable.Source.TABLE, deals=None, user=user)
+    clean = clean_nets(nets)
+    return _write_nets(
+        event, row, clean, source=StoppaTable.Source.TABLE, deals=None, user=user, actor=actor
+    )
 
 
 def _name_key(name: str) -> str:
@@ -444,5 +477,6 @@ def clear_session_nets(event: Event, *, table: StoppaTable | int) -> StoppaTable
     row.seats.update(net=None)
     row.source, row.deals, row.entered_by, row.entered_at = StoppaTable.Source.NONE, [], None, None
     row.save(update_fields=["source", "deals", "entered_by", "entered_at"])
+    hooks.table_nets_changed(event.pk, row.pk)
     hooks.results_changed(event.pk)
     return row

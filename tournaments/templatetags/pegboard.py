@@ -64,6 +64,10 @@ AUDIT_ACTIONS = {
     "undone": gettext_lazy("result undone"),
     "withdrawn": gettext_lazy("forfeit: the player withdrew"),
     "accepted": gettext_lazy("a player's report, accepted by the TD"),
+    "stoppa_nets": gettext_lazy("nets entered"),
+    "stoppa_cleared": gettext_lazy("nets cleared"),
+    "nets_reported": gettext_lazy("nets reported by a player"),
+    "nets_confirmed": gettext_lazy("nets confirmed by a player"),
 }
 
 
