@@ -559,6 +559,10 @@ class _ChainField(forms.Field):
         return [str(v).strip() for v in value if str(v).strip()]
 
 
+# The settings of the qualifying games, which a playoff-only event does not play.
+QUALIFYING_SETTINGS = frozenset({"pairing", "games_planned", "meetings_per_opponent"})
+
+
 class EventForm(ServiceForm):
     """The new-event wizard and, bound to an event, its settings page.
 
@@ -650,6 +654,18 @@ class EventForm(ServiceForm):
                     "hx-swap": "outerHTML",
                 }
             )
+        if not self.fields["kind"].disabled:
+            # A change of kind re-renders the form as well: a playoff-only event is asked no
+            # number of games (the chain is kept: "kind" is no move of the chain editor).
+            self.fields["kind"].widget.attrs.update(
+                {
+                    "hx-trigger": "change",
+                    "hx-vals": '{"chain_op": "kind"}',
+                    "hx-target": "#event-form",
+                    "hx-select": "#event-form",
+                    "hx-swap": "outerHTML",
+                }
+            )
         if event is None or event.kind != Event.Kind.CONSOLATION:
             # A consolation is made from a playoff's cut ("Cut to the playoff"), not from here.
             self.fields["kind"].choices = [
@@ -709,11 +725,15 @@ class EventForm(ServiceForm):
         return field.data
 
     def unused(self) -> frozenset[str]:
-        """The settings the game shown does not use: posted as they are, not shown."""
+        """The settings the game and kind of event shown do not use: posted as they are, not
+        shown (a playoff-only event draws no qualifying games, so it is asked none)."""
         try:
-            return kinds.get(str(self.value_of("game"))).unused_settings
+            unused = kinds.get(str(self.value_of("game"))).unused_settings
         except KeyError:
-            return frozenset()
+            unused = frozenset()
+        if self.value_of("kind") in Event.PLAYOFF_ONLY_KINDS:
+            unused |= QUALIFYING_SETTINGS
+        return unused
 
     def chain(self) -> list[str]:
         value = self.value_of("tiebreakers")

@@ -187,12 +187,13 @@ class Event(models.Model):
         CONSOLATION = "consolation", _("Consolation")
         PLAYOFF_ONLY = "playoff_only", _("Playoff only")
         INTERNET = "internet", _("Internet-style bracket")
-        ROUND_ROBIN = "round_robin", _("Round robin")
+        # Worded apart from the seating method of the same name (both sit on one form).
+        ROUND_ROBIN = "round_robin", _("Round-robin event (no playoff)")
 
     class Pairing(models.TextChoices):
         QUALIFYING = "qualifying", _("Qualifying draw (table movement)")
         SWISS = "swiss", _("Swiss by standings")
-        ROUND_ROBIN = "round_robin", _("Round robin")
+        ROUND_ROBIN = "round_robin", _("Round robin: everyone plays everyone")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -347,6 +348,14 @@ class Event(models.Model):
     def game_kind(self) -> kinds.GameKind:
         """What this event's game is: how it seats, scores and ranks (the registry's entry)."""
         return kinds.get(self.game)
+
+    # Kinds of event that are a bracket from the start: no qualifying games are drawn.
+    PLAYOFF_ONLY_KINDS = frozenset({Kind.PLAYOFF_ONLY, Kind.INTERNET})
+
+    @property
+    def playoff_only(self) -> bool:
+        """Whether the event is a bracket from the start (no qualifying games to draw)."""
+        return self.kind in self.PLAYOFF_ONLY_KINDS
 
     @property
     def ranking_chain(self) -> tuple[str, ...]:

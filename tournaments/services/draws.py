@@ -60,6 +60,12 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
+    if event.playoff_only:
+        raise ServiceError(
+            "playoff_only",
+            _("%(kind)s: no qualifying games are drawn; draw the playoff instead.")
+            % {"kind": event.get_kind_display()},
+        )
     kind = event.game_kind
     round_ = kind.draw(event, next_round_number(event, kind), draft=draft)
     _started(event)
