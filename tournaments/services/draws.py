@@ -15,7 +15,7 @@ from pegboard.errors import ServiceError
 from tournaments import hooks
 from tournaments import pairing_bridge as bridge
 from tournaments.kinds import GameKind
-from tournaments.models import Entry, Event, Round
+from tournaments.models import Entry, Event, Round, new_seed
 
 from ._common import locked_event
 
@@ -74,9 +74,13 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
 
 @transaction.atomic
 def redraw_game(round_: Round) -> Round:
-    """Throw away the latest game's seating and draw it again (a draft stays a draft).
+    """Throw away the latest game's seating and draw it again from a new seed, recorded on
+    the game (a draft stays a draft).
 
     Refused once the game has a played result: a released game with results is never redrawn.
+    Refused too, with the reason (code ``same_draw``), when the new draw seats everyone as
+    before (a Swiss game after the first follows the standings, a qualifying game after the
+    first the table movement): the game is left as it was, seed and all.
     """
     event = locked_event(round_.event)
     kind = event.game_kind
@@ -90,9 +94,21 @@ def redraw_game(round_: Round) -> Round:
             "game_has_results", str(kind.messages.has_results) % {"n": latest.number}
         )
     draft, number = latest.is_draft, latest.number
+    before = kind.seating(latest)
     latest.delete()
+    round_ = kind.draw(event, number, draft=draft, seed=_new_seed(latest.seed))
+    if before is not None and kind.seating(round_) == before:
+        # Raising rolls the deletion back: the game stays as it was, with its own seed.
+        raise ServiceError("same_draw", kind.same_draw_reason(event, number))
     hooks.results_changed(event.pk)
-    return kind.draw(event, number, draft=draft)
+    return round_
+
+
+def _new_seed(old: int) -> int:
+    """A fresh seed for a game drawn again, never the one it had."""
+    while (seed := new_seed()) == old:
+        pass
+    return seed
 
 
 @transaction.atomic
