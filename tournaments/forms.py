@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from pegboard.errors import ServiceError
 
@@ -487,7 +488,7 @@ class UserForm(ServiceForm):
 class _FormatChoices(forms.ModelChoiceField):
     def label_from_instance(self, obj):
         # The built-in formats' names carry their points already: "ACC tournament rules (2 / 3)".
-        return obj.name
+        return obj.display_name
 
 
 class ClubDefaultsForm(ServiceForm):
@@ -574,7 +575,8 @@ class EventForm(ServiceForm):
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    game = forms.ChoiceField(label=_("Game"), choices=kinds.choices)
+    # The card game played (Italian "Gioco"), not one game of the event ("Partita").
+    game = forms.ChoiceField(label=pgettext_lazy("card game", "Game"), choices=kinds.choices)
     kind = forms.ChoiceField(label=_("Kind of event"), choices=Event.Kind.choices)
     pairing = forms.ChoiceField(
         label=_("How games are seated"),
