@@ -112,3 +112,10 @@ def test_drawing_a_game_of_a_playoff_only_event_is_refused_with_the_reason():
     assert caught.value.code == "playoff_only"
     assert "draw the playoff instead" in caught.value.message
     assert not event.rounds.exists()
+
+
+def test_the_public_page_of_a_playoff_only_event_plans_no_games(client):
+    event = event_with_field(8, kind=Event.Kind.PLAYOFF_ONLY, status=Event.Status.RUNNING)
+    body = client.get(reverse("event", args=[event.pk])).content.decode()
+    assert "9 games to 121" not in body
+    assert "Playoff only · to 121" in body
