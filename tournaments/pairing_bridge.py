@@ -248,6 +248,20 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
         raise service_error(exc) from None
 
 
+def seed_matters(event: Event, round_: Round) -> bool:
+    """Whether the seed chose ``round_``'s seating: a first Swiss game not seeded by rating,
+    game 1's movement and a random draw; not a later Swiss game (the standings), a later game
+    of the movement (game 1's seed) or a round robin's schedule (the event's seed)."""
+    match round_.method:
+        case "swiss":
+            return round_.number == 1 and not event.seed_by_rating
+        case "movement":
+            return round_.number == 1
+        case "round_robin":
+            return False
+    return True
+
+
 def same_draw_reason(event: Event, number: int) -> str:
     """Why game ``number`` drawn again from a new seed is seated as before, by the event's
     pairing method (a Swiss game after the first, a round robin's schedule and a qualifying

@@ -119,3 +119,25 @@ def test_draw_again_on_the_game_page_names_the_new_seed_or_the_reason(client, td
     services.draw_next_game(event, draft=True)
     body = client.post(reverse("td-redraw", args=[event.pk, 2]), follow=True).content.decode()
     assert "paired by the standings (Swiss)" in body
+
+
+@pytest.mark.parametrize("pairing", [Event.Pairing.SWISS, Event.Pairing.QUALIFYING])
+def test_a_small_field_drawn_again_always_gets_a_new_seating(pairing):
+    # Four players have three seatings: one seed in three draws the same by chance, so
+    # "Draw again" tries further seeds before it says no other seating exists.
+    event = event_with_field(4, pairing=pairing)
+    round_ = services.draw_next_game(event, draft=True)
+    for _ in range(12):
+        again = services.redraw_game(round_)
+        assert _pairs(again) != _pairs(round_)
+        round_ = again
+
+
+def test_two_players_drawn_again_are_told_no_other_seating_exists():
+    event = event_with_field(2, pairing=Event.Pairing.SWISS)
+    first = services.draw_next_game(event, draft=True)
+    with pytest.raises(ServiceError) as caught:
+        services.redraw_game(first)
+    assert caught.value.code == "same_draw"
+    assert "no other keeps the rules" in caught.value.message
+    assert event.rounds.get(number=1).seed == first.seed

@@ -102,6 +102,11 @@ class GameKind:
         draw again that gives the same seating is refused with :meth:`same_draw_reason`."""
         return None
 
+    def seed_matters(self, event: Event, round_: Round) -> bool:
+        """Whether another seed could have seated ``round_`` otherwise (a random draw), or
+        its seating follows from the event alone (standings, a schedule)."""
+        return True
+
     def same_draw_reason(self, event: Event, number: int) -> str:
         """Why drawing round ``number`` again, from a new seed, gave the same seating."""
         return str(

@@ -74,6 +74,9 @@ class Cribbage(GameKind):
             for pair in round_.tables.values_list("seat_a_id", "seat_b_id")
         )
 
+    def seed_matters(self, event: Event, round_: Round) -> bool:
+        return bridge.seed_matters(event, round_)
+
     def same_draw_reason(self, event: Event, number: int) -> str:
         return bridge.same_draw_reason(event, number)
 

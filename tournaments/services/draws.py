@@ -96,12 +96,22 @@ def redraw_game(round_: Round) -> Round:
     draft, number = latest.is_draft, latest.number
     before = kind.seating(latest)
     latest.delete()
-    round_ = kind.draw(event, number, draft=draft, seed=_new_seed(latest.seed))
-    if before is not None and kind.seating(round_) == before:
-        # Raising rolls the deletion back: the game stays as it was, with its own seed.
-        raise ServiceError("same_draw", kind.same_draw_reason(event, number))
-    hooks.results_changed(event.pk)
-    return round_
+    for _attempt in range(REDRAW_ATTEMPTS):
+        round_ = kind.draw(event, number, draft=draft, seed=_new_seed(latest.seed))
+        if before is None or kind.seating(round_) != before:
+            hooks.results_changed(event.pk)
+            return round_
+        if not kind.seed_matters(event, round_):
+            break  # the standings, the movement or the schedule seat it: every seed alike
+        # A small field can draw the same seating by chance: try another seed.
+        round_.delete()
+    # Raising rolls the deletion back: the game stays as it was, with its own seed.
+    raise ServiceError("same_draw", kind.same_draw_reason(event, number))
+
+
+# Seeds a game drawn again tries before saying no other seating keeps the rules (six players
+# have 15 seatings: five seeds all drawing the one already there is a chance of 1 in 759,375).
+REDRAW_ATTEMPTS = 5
 
 
 def _new_seed(old: int) -> int:
