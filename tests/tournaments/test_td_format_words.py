@@ -67,6 +67,7 @@ def test_a_playoff_only_event_offers_the_playoff_not_game_1(td_client, td_user, 
     assert "Start: draw game 1" not in body
     assert "game 0 of 9" not in body
     assert "Cut to the playoff" in body
+    assert "Qualifying draw (table movement)" not in body  # no games to seat
     actions = selectors.td_actions(event, None, has_bracket=False)
     assert (actions.draw, actions.cut) == (False, True)
 
