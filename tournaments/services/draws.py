@@ -109,9 +109,11 @@ def redraw_game(round_: Round) -> Round:
     raise ServiceError("same_draw", kind.same_draw_reason(event, number))
 
 
-# Seeds a game drawn again tries before saying no other seating keeps the rules (six players
-# have 15 seatings: five seeds all drawing the one already there is a chance of 1 in 759,375).
-REDRAW_ATTEMPTS = 5
+# Seeds a game drawn again tries before saying no other seating keeps the rules. Four players
+# have three seatings: twenty seeds all drawing the one already there is a chance of 1 in
+# 3.5 billion. Only a draw that gave the same seating is tried again, so a large field (where
+# that never happens) and a seating the seed does not choose cost one draw.
+REDRAW_ATTEMPTS = 20
 
 
 def _new_seed(old: int) -> int:
