@@ -296,6 +296,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("de", _("German")), ("ro", _("Romanian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our date formats where Django's capitalise the month mid-sentence (Italian, Romanian).
+FORMAT_MODULE_PATH = ["pegboard.formats"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True

@@ -678,7 +678,13 @@ class GameDetail(GameAction):
 class RedrawGame(GameAction):
     @extend_schema(
         summary="Draw the latest game again",
-        description="Refused once it has a played result. " + TD_ERRORS,
+        description=(
+            "Draws from a new seed, recorded on the game. Refused once it has a played "
+            "result, and with code `same_draw` (the reason in the message; the game is left "
+            "as it was) when the seating cannot change: a later Swiss game follows the "
+            "standings, a later qualifying game the table movement, a round robin its "
+            "schedule. " + TD_ERRORS
+        ),
         request=NoInput,
         responses={200: GameDetailSerializer},
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from pegboard.errors import ServiceError
 
@@ -493,7 +494,7 @@ class UserForm(ServiceForm):
 class _FormatChoices(forms.ModelChoiceField):
     def label_from_instance(self, obj):
         # The built-in formats' names carry their points already: "ACC tournament rules (2 / 3)".
-        return obj.name
+        return obj.display_name
 
 
 class ClubDefaultsForm(ServiceForm):
@@ -565,6 +566,10 @@ class _ChainField(forms.Field):
         return [str(v).strip() for v in value if str(v).strip()]
 
 
+# The settings of the qualifying games, which a playoff-only event does not play.
+QUALIFYING_SETTINGS = frozenset({"pairing", "games_planned", "meetings_per_opponent"})
+
+
 class EventForm(ServiceForm):
     """The new-event wizard and, bound to an event, its settings page.
 
@@ -576,7 +581,8 @@ class EventForm(ServiceForm):
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    game = forms.ChoiceField(label=_("Game"), choices=kinds.choices)
+    # The card game played (Italian "Gioco"), not one game of the event ("Partita").
+    game = forms.ChoiceField(label=pgettext_lazy("card game", "Game"), choices=kinds.choices)
     kind = forms.ChoiceField(label=_("Kind of event"), choices=Event.Kind.choices)
     pairing = forms.ChoiceField(
         label=_("How games are seated"),
@@ -662,6 +668,18 @@ class EventForm(ServiceForm):
                     "hx-swap": "outerHTML",
                 }
             )
+        if not self.fields["kind"].disabled:
+            # A change of kind re-renders the form as well: a playoff-only event is asked no
+            # number of games (the chain is kept: "kind" is no move of the chain editor).
+            self.fields["kind"].widget.attrs.update(
+                {
+                    "hx-trigger": "change",
+                    "hx-vals": '{"chain_op": "kind"}',
+                    "hx-target": "#event-form",
+                    "hx-select": "#event-form",
+                    "hx-swap": "outerHTML",
+                }
+            )
         if event is None or event.kind != Event.Kind.CONSOLATION:
             # A consolation is made from a playoff's cut ("Cut to the playoff"), not from here.
             self.fields["kind"].choices = [
@@ -722,11 +740,15 @@ class EventForm(ServiceForm):
         return field.data
 
     def unused(self) -> frozenset[str]:
-        """The settings the game shown does not use: posted as they are, not shown."""
+        """The settings the game and kind of event shown do not use: posted as they are, not
+        shown (a playoff-only event draws no qualifying games, so it is asked none)."""
         try:
-            return kinds.get(str(self.value_of("game"))).unused_settings
+            unused = kinds.get(str(self.value_of("game"))).unused_settings
         except KeyError:
-            return frozenset()
+            unused = frozenset()
+        if self.value_of("kind") in Event.PLAYOFF_ONLY_KINDS:
+            unused |= QUALIFYING_SETTINGS
+        return unused
 
     def chain(self) -> list[str]:
         value = self.value_of("tiebreakers")

@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from . import kinds, names
 
@@ -124,6 +125,16 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+# The built-in formats' names in the reader's language (their rows hold the English name,
+# written by migration 0002): by code, so a club's own format keeps the name it was given.
+BUILTIN_FORMAT_NAMES = {
+    "acc": _("ACC tournament rules (2 / 3)"),
+    "long-match": _("Long match (3 / 4)"),
+    "free-play": _("Free play (1 / 2 / 3)"),
+    "free-play-triple": _("Free play with triple skunk (1 / 2 / 4 / match)"),
+}
+
+
 class MatchPointFormat(models.Model):
     """How many game points a win is worth, by skunk level; plus forfeit and bye values.
 
@@ -168,7 +179,7 @@ class MatchPointFormat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.display_name
 
     def save(self, *args, **kwargs):
         if self.pk is not None:
@@ -180,6 +191,13 @@ class MatchPointFormat(models.Model):
                     _("A finished event was scored with this format: copy it to change it.")
                 )
         super().save(*args, **kwargs)
+
+    @property
+    def display_name(self) -> str:
+        """The name to show: a built-in format's in the active language, a club's as given."""
+        if self.builtin and self.code in BUILTIN_FORMAT_NAMES:
+            return str(BUILTIN_FORMAT_NAMES[self.code])
+        return self.name
 
     @property
     def locked(self) -> bool:
@@ -215,12 +233,13 @@ class Event(models.Model):
         CONSOLATION = "consolation", _("Consolation")
         PLAYOFF_ONLY = "playoff_only", _("Playoff only")
         INTERNET = "internet", _("Internet-style bracket")
-        ROUND_ROBIN = "round_robin", _("Round robin")
+        # Worded apart from the seating method of the same name (both sit on one form).
+        ROUND_ROBIN = "round_robin", _("Round-robin event (no playoff)")
 
     class Pairing(models.TextChoices):
         QUALIFYING = "qualifying", _("Qualifying draw (table movement)")
         SWISS = "swiss", _("Swiss by standings")
-        ROUND_ROBIN = "round_robin", _("Round robin")
+        ROUND_ROBIN = "round_robin", _("Round robin: everyone plays everyone")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -238,7 +257,10 @@ class Event(models.Model):
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
     # One of the registered game kinds (tournaments.kinds): what seats, scores and ranks it.
-    game = models.CharField(_("game"), max_length=20, choices=kinds.choices, default="cribbage")
+    # The card game itself (Italian "gioco"), not one game of the event ("partita").
+    game = models.CharField(
+        pgettext_lazy("card game", "game"), max_length=20, choices=kinds.choices, default="cribbage"
+    )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.CLUB_NIGHT)
     games_planned = models.PositiveSmallIntegerField(
         _("number of games"), default=9, help_text=_("Usually 9; between 4 and 22.")
@@ -393,6 +415,14 @@ class Event(models.Model):
     def game_kind(self) -> kinds.GameKind:
         """What this event's game is: how it seats, scores and ranks (the registry's entry)."""
         return kinds.get(self.game)
+
+    # Kinds of event that are a bracket from the start: no qualifying games are drawn.
+    PLAYOFF_ONLY_KINDS = frozenset({Kind.PLAYOFF_ONLY, Kind.INTERNET})
+
+    @property
+    def playoff_only(self) -> bool:
+        """Whether the event is a bracket from the start (no qualifying games to draw)."""
+        return self.kind in self.PLAYOFF_ONLY_KINDS
 
     @property
     def ranking_chain(self) -> tuple[str, ...]:

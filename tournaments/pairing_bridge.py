@@ -10,6 +10,7 @@ event's row lock; nothing here commits on its own.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -120,17 +121,40 @@ def round_seed(event: Event, number: int) -> int:
     return (event.seed * 1_000_003 + number) % (2**31)
 
 
-def pairs_seed(event: Event, number: int) -> int:
-    """The seed of a two-player game's draw.
+def movement_seed(event: Event) -> int:
+    """The seed of a qualifying draw's table movement: game 1's (the event's own, unless game 1
+    was drawn again with a new one), continued by every later game."""
+    first = event.rounds.filter(number=1).values_list("seed", flat=True).first()
+    return event.seed % (2**31) if first is None else first
 
-    A qualifying draw uses the event's own seed for every game: its table movement is one
-    seeded shuffle of the starting field, continued game after game, and a new seed each game
-    broke it after two or three games (the draw then fell back to the random pairing for 19
-    of 22 games of a 1,000-player event). Other draws take a seed per game.
+
+def pairs_seed(event: Event, number: int, fresh: int | None = None) -> int:
+    """The seed of a two-player game's draw, stored on the game.
+
+    A qualifying draw uses one seed for every game: its table movement is one seeded shuffle
+    of the starting field, continued game after game, and a new seed each game broke it after
+    two or three games (the draw then fell back to the random pairing for 19 of 22 games of a
+    1,000-player event). Other draws take a seed per game. ``fresh`` is a new seed for a game
+    drawn again: it is the game's seed (for a later qualifying game, the seed of the fallback
+    draw only; the movement stays game 1's).
     """
+    if fresh is not None:
+        return fresh
     if event.pairing == Event.Pairing.QUALIFYING:
-        return event.seed % (2**31)
+        return movement_seed(event)
     return round_seed(event, number)
+
+
+def first_swiss_order(players: Iterable[int], seed: int) -> list[int]:
+    """The field of a first Swiss game (nobody has a score yet) in a seeded random order.
+
+    Neighbours in this order meet (1 v 2, 3 v 4), so the first game's pairs are a draw, the
+    same for the same seed; the standings order (alphabetical while everybody is level) would
+    pair the field by name. An event seeded by club rating orders it by rating instead.
+    """
+    order = sorted(players)
+    random.Random(f"{seed}:swiss-start").shuffle(order)
+    return order
 
 
 def names_of(event: Event) -> dict[Hashable, str]:
@@ -181,9 +205,12 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
     """The seating of game ``number`` for ``players`` by the event's pairing method."""
     forbidden = forbidden_for(event)
     limit = event.meetings_per_opponent
+    qualifying_later = event.pairing == Event.Pairing.QUALIFYING and number > 1
     try:
         if event.pairing == Event.Pairing.SWISS:
             order, scores = swiss_order(event, players)
+            if not (history.met or history.byes or event.seed_by_rating):
+                order = first_swiss_order(order, seed)
             return pairing.pair_swiss(
                 order,
                 score=cast(Mapping[Hashable, int], scores),
@@ -207,7 +234,10 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
         return pairing.draw_qualifying_game(
             players,
             game_number=number,
-            seed=seed,
+            # A later qualifying game continues game 1's movement; its own seed draws only
+            # when the movement does not apply (so a new seed can draw it again).
+            seed=movement_seed(event) if qualifying_later else seed,
+            draw_seed=seed,
             met=history.met,
             byes=history.byes,
             starting_field=history.first_field or sorted(players),
@@ -216,6 +246,45 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
         )
     except PairingError as exc:
         raise service_error(exc) from None
+
+
+def seed_matters(event: Event, round_: Round) -> bool:
+    """Whether the seed chose ``round_``'s seating: a first Swiss game not seeded by rating,
+    game 1's movement and a random draw; not a later Swiss game (the standings), a later game
+    of the movement (game 1's seed) or a round robin's schedule (the event's seed)."""
+    match round_.method:
+        case "swiss":
+            return round_.number == 1 and not event.seed_by_rating
+        case "movement":
+            return round_.number == 1
+        case "round_robin":
+            return False
+    return True
+
+
+def same_draw_reason(event: Event, number: int) -> str:
+    """Why game ``number`` drawn again from a new seed is seated as before, by the event's
+    pairing method (a Swiss game after the first, a round robin's schedule and a qualifying
+    game after the first follow the standings, the schedule or the movement, not the seed)."""
+    swap = _("Swap seats by hand in a draft to change it.")
+    if event.pairing == Event.Pairing.SWISS and number > 1:
+        why = _(
+            "Game %(n)s is paired by the standings (Swiss), and the same standings give the "
+            "same pairs; a new seed changes nothing."
+        )
+    elif event.pairing == Event.Pairing.ROUND_ROBIN:
+        why = _(
+            "Game %(n)s follows the round robin's schedule, fixed by the event's seed; a new "
+            "seed for one game would break the schedule."
+        )
+    elif event.pairing == Event.Pairing.QUALIFYING and number > 1:
+        why = _(
+            "Game %(n)s follows the table movement begun in game 1, which keeps everyone "
+            "meeting new opponents; a new seed for one game would break it."
+        )
+    else:
+        why = _("Drawing game %(n)s again gives the same seating: no other keeps the rules.")
+    return f"{why % {'n': number}} {swap}"
 
 
 def describe(

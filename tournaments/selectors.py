@@ -232,10 +232,11 @@ def td_actions(event: Event, latest: Round | None, *, has_bracket: bool) -> TdAc
     open_ = latest is not None and not latest.is_draft and bool(event.game_kind.open_tables(latest))
     settled = latest is not None and not latest.is_draft and not open_
     all_drawn = latest is not None and latest.number >= event.games_planned
-    playoff_only = event.kind in (Event.Kind.PLAYOFF_ONLY, Event.Kind.INTERNET)
+    playoff_only = event.playoff_only
     return TdActions(
         draw=(
             running
+            and not playoff_only  # a bracket from the start: no game to draw, only the playoff
             and not has_bracket
             and not all_drawn
             and (latest is None or settled)

@@ -140,6 +140,11 @@ def td_redraw(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect(_round_page(event), event_id=event.pk, number=number)
+    messages.success(
+        request,
+        _("%(round)s drawn again from a new seed (%(seed)s).")
+        % {"round": event.game_kind.round_label(round_.number), "seed": round_.seed},
+    )
     return redirect(_round_page(event), event_id=event.pk, number=round_.number)
 
 

@@ -127,8 +127,9 @@ def td_club_chain(request: HttpRequest, club_id: int, game: str) -> HttpResponse
 
 
 def _event_form_page(request, *, club, event, form, status=200, note="") -> HttpResponse:
-    if not form.fields["game"].disabled:
-        form.fields["game"].widget.attrs["hx-post"] = request.path
+    for name in ("game", "kind"):
+        if not form.fields[name].disabled:
+            form.fields[name].widget.attrs["hx-post"] = request.path
     return render(
         request,
         "tournaments/td_event_form.html",

@@ -109,9 +109,33 @@ class GameKind:
 
     # --- Seating ---------------------------------------------------------------------------
 
-    def draw(self, event: Event, number: int, *, draft: bool) -> Round:
-        """Seat round ``number`` for the active field and write it (a draft, or released)."""
+    def draw(self, event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
+        """Seat round ``number`` for the active field and write it (a draft, or released).
+
+        ``seed`` is a new seed for a round drawn again, recorded on the round; without it the
+        round takes its usual seed (derived from the event's), so every draw reproduces.
+        """
         raise NotImplementedError
+
+    def seating(self, round_: Round) -> frozenset[frozenset[int]] | None:
+        """Who sits with whom in ``round_``: one set of entry ids per table (a bye, or those
+        sitting out, apart), whatever the table numbers; None when the kind cannot tell. A
+        draw again that gives the same seating is refused with :meth:`same_draw_reason`."""
+        return None
+
+    def seed_matters(self, event: Event, round_: Round) -> bool:
+        """Whether another seed could have seated ``round_`` otherwise (a random draw), or
+        its seating follows from the event alone (standings, a schedule)."""
+        return True
+
+    def same_draw_reason(self, event: Event, number: int) -> str:
+        """Why drawing round ``number`` again, from a new seed, gave the same seating."""
+        return str(
+            _(
+                "Drawing %(round)s again gives the same seating: no other seating keeps the "
+                "rules for this field. Swap seats by hand in a draft to change it."
+            )
+        ) % {"round": self.round_label(number)}
 
     def seated(self, round_: Round) -> set[int]:
         """Entry ids seated in ``round_`` (sitting out included)."""

@@ -57,12 +57,12 @@ class Cribbage(GameKind):
         too_few=_("At least %(n)s checked-in players are needed."),
     )
 
-    def draw(self, event: Event, number: int, *, draft: bool) -> Round:
+    def draw(self, event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
         """Seat game ``number`` by the event's pairing method and write it (the bridge's job)."""
         active = bridge.active_entries(event)
         bridge.require_field(active, 2, self.messages)
         history = bridge.load_history(event)
-        seed = bridge.pairs_seed(event, number)
+        seed = bridge.pairs_seed(event, number, fresh=seed)
         seating = bridge.seat_game(event, number, [e.pk for e in active], seed, history)
         round_ = bridge.write_round(
             event, number=number, seed=seed, seating=seating, history=history, draft=draft
@@ -70,6 +70,18 @@ class Cribbage(GameKind):
         if not draft and bridge.score_byes(round_):
             hooks.results_changed(event.pk)
         return round_
+
+    def seating(self, round_: Round) -> frozenset[frozenset[int]]:
+        return frozenset(
+            frozenset(pk for pk in pair if pk)
+            for pair in round_.tables.values_list("seat_a_id", "seat_b_id")
+        )
+
+    def seed_matters(self, event: Event, round_: Round) -> bool:
+        return bridge.seed_matters(event, round_)
+
+    def same_draw_reason(self, event: Event, number: int) -> str:
+        return bridge.same_draw_reason(event, number)
 
     def seated(self, round_: Round) -> set[int]:
         return {

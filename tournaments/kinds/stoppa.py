@@ -68,10 +68,18 @@ class Stoppa(GameKind):
         too_few=_("At least %(n)s checked-in players are needed for a Stoppa table."),
     )
 
-    def draw(self, event: Event, number: int, *, draft: bool) -> Round:
+    def draw(self, event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
         from tournaments.services import stoppa
 
-        return stoppa.draw_tables(event, number, draft=draft)
+        return stoppa.draw_tables(event, number, draft=draft, seed=seed)
+
+    def seating(self, round_: Round) -> frozenset[frozenset[int]]:
+        tables: dict[int, set[int]] = {}
+        for table, entry in StoppaSeat.objects.filter(round=round_).values_list(
+            "table_id", "entry_id"
+        ):
+            tables.setdefault(table, set()).add(entry)
+        return frozenset(frozenset(members) for members in tables.values())
 
     def seated(self, round_: Round) -> set[int]:
         return set(StoppaSeat.objects.filter(round=round_).values_list("entry_id", flat=True))

@@ -157,6 +157,7 @@ def draw_qualifying_game(
     starting_field: Sequence[Player] | None = None,
     max_meetings: int = 1,
     forbidden: Iterable[Iterable[Player]] | None = None,
+    draw_seed: int | None = None,
 ) -> Seating:
     """Seat ``players`` for game ``game_number`` of a qualifying session.
 
@@ -166,6 +167,8 @@ def draw_qualifying_game(
     plays two games per opponent); ``forbidden`` pairs are never seated together. The same
     arguments always give the same seating. Raises :class:`PairingError` for a field that
     cannot be seated (too small, a player twice, forbidden pairs that cannot be kept apart).
+    ``seed`` shuffles the movement; ``draw_seed`` (default: ``seed``) the draw used when the
+    movement does not apply, so a game can be drawn again without moving the movement.
     """
     met = met or {}
     byes = byes or {}
@@ -182,7 +185,7 @@ def draw_qualifying_game(
         if seating is not None:
             return seating
 
-    rng = random.Random(f"{seed}:{game_number}:draw")
+    rng = random.Random(f"{seed if draw_seed is None else draw_seed}:{game_number}:draw")
     return _matching_seating(players, rng, met, byes, max_meetings, blocked)
 
 

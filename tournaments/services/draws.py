@@ -15,7 +15,7 @@ from pegboard.errors import ServiceError
 from tournaments import hooks
 from tournaments import pairing_bridge as bridge
 from tournaments.kinds import GameKind
-from tournaments.models import Entry, Event, Round
+from tournaments.models import Entry, Event, Round, new_seed
 
 from ._common import locked_event
 
@@ -60,6 +60,12 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event_finished", _("The event has finished."))
+    if event.playoff_only:
+        raise ServiceError(
+            "playoff_only",
+            _("%(kind)s: no qualifying games are drawn; draw the playoff instead.")
+            % {"kind": event.get_kind_display()},
+        )
     kind = event.game_kind
     round_ = kind.draw(event, next_round_number(event, kind), draft=draft)
     _started(event)
@@ -68,10 +74,14 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
 
 @transaction.atomic
 def redraw_game(round_: Round) -> Round:
-    """Throw away the latest game's seating and draw it again (a draft stays a draft).
+    """Throw away the latest game's seating and draw it again from a new seed, recorded on
+    the game (a draft stays a draft).
 
     Refused once the game has a played result (a released game with results is never
     redrawn) or a player's report or dispute at the results desk (the redraw would delete it).
+    Refused too, with the reason (code ``same_draw``), when the new draw seats everyone as
+    before (a Swiss game after the first follows the standings, a qualifying game after the
+    first the table movement): the game is left as it was, seed and all.
     """
     event = locked_event(round_.event)
     kind = event.game_kind
@@ -95,9 +105,33 @@ def redraw_game(round_: Round) -> Round:
             % {"round": kind.round_label(latest.number)},
         )
     draft, number = latest.is_draft, latest.number
+    before = kind.seating(latest)
     latest.delete()
-    hooks.results_changed(event.pk)
-    return kind.draw(event, number, draft=draft)
+    for _attempt in range(REDRAW_ATTEMPTS):
+        round_ = kind.draw(event, number, draft=draft, seed=_new_seed(latest.seed))
+        if before is None or kind.seating(round_) != before:
+            hooks.results_changed(event.pk)
+            return round_
+        if not kind.seed_matters(event, round_):
+            break  # the standings, the movement or the schedule seat it: every seed alike
+        # A small field can draw the same seating by chance: try another seed.
+        round_.delete()
+    # Raising rolls the deletion back: the game stays as it was, with its own seed.
+    raise ServiceError("same_draw", kind.same_draw_reason(event, number))
+
+
+# Seeds a game drawn again tries before saying no other seating keeps the rules. Four players
+# have three seatings: twenty seeds all drawing the one already there is a chance of 1 in
+# 3.5 billion. Only a draw that gave the same seating is tried again, so a large field (where
+# that never happens) and a seating the seed does not choose cost one draw.
+REDRAW_ATTEMPTS = 20
+
+
+def _new_seed(old: int) -> int:
+    """A fresh seed for a game drawn again, never the one it had."""
+    while (seed := new_seed()) == old:
+        pass
+    return seed
 
 
 @transaction.atomic

@@ -131,7 +131,7 @@ def copy_format(fmt, *, club=None):
         code = f"{base}-{n}"
     return MatchPointFormat.objects.create(
         code=code,
-        name=f"{fmt.name} (copy)"[:100],
+        name=(_("%(name)s (copy)") % {"name": fmt.display_name})[:100],
         club=club or fmt.club,
         win=fmt.win,
         skunk=fmt.skunk,

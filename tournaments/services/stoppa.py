@@ -79,13 +79,14 @@ def shared_tables(event: Event, *, exclude: Round | None = None) -> tuple[Counte
     return met, sat_out
 
 
-def draw_tables(event: Event, number: int, *, draft: bool) -> Round:
+def draw_tables(event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
     """Seat session ``number`` at tables of ``min_table_size`` to ``table_size`` players,
-    reseating everyone so pairs who already shared a table meet again as little as possible."""
+    reseating everyone so pairs who already shared a table meet again as little as possible
+    (``seed``: a new seed for a session drawn again; by default the session's own)."""
     active = bridge.active_entries(event)
     bridge.require_field(active, event.min_table_size, STOPPA.messages)
     met, sat_out = shared_tables(event)
-    seed = bridge.round_seed(event, number)
+    seed = bridge.round_seed(event, number) if seed is None else seed
     try:
         drawn = pairing.draw_group_round(
             [e.pk for e in active],

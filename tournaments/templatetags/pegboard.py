@@ -1,6 +1,11 @@
 """Template filters in the game's own notation."""
 
+from functools import cache
+
 from django import template
+from django.contrib.staticfiles import finders
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -17,6 +22,34 @@ register = template.Library()
 def directed_clubs(user) -> list:
     """The clubs ``user`` directs (for the navbar), at most ten."""
     return list(selectors.clubs_directed_by(user)[:10])
+
+
+@cache
+def _icon_svg(name: str) -> str:
+    path = finders.find(f"icons/{name}.svg")
+    if not path:
+        raise template.TemplateSyntaxError(f"No icon static/icons/{name}.svg")
+    with open(path, encoding="utf-8") as svg:
+        return svg.read().strip()
+
+
+@register.simple_tag
+def icon(name: str, label: str = "") -> SafeString:
+    """The SVG icon vendored as ``static/icons/<name>.svg``, inline: pages, the projector and
+    the PDFs draw it alike, with no emoji font and no fetch (an emoji such as the trophy is an
+    empty box where no emoji font is installed). ``label`` names it for screen readers (and
+    as its tooltip); without one it is decoration, hidden from them."""
+    # Sized to the text around it, on every page, projector and PDF (no stylesheet needed).
+    svg = _icon_svg(name).replace(
+        "<svg ", '<svg width="1.2em" height="1.2em" style="vertical-align:-.2em" ', 1
+    )
+    if label:
+        named = f'role="img" aria-label="{escape(label)}"'
+        svg = svg.replace("<svg ", f'<svg class="icon icon-{name}" {named} ', 1)
+        svg = svg.replace(">", f"><title>{escape(label)}</title>", 1)
+    else:
+        svg = svg.replace("<svg ", f'<svg class="icon icon-{name}" aria-hidden="true" ', 1)
+    return mark_safe(svg)  # a vendored file; the label is escaped
 
 
 @register.filter
