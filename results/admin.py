@@ -4,6 +4,7 @@ from .models import (
     DiscardReview,
     Dispute,
     ImportJob,
+    NetSheet,
     PlayerKey,
     PrintJob,
     Scorekeeper,
@@ -64,3 +65,13 @@ class DiscardReviewAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False  # made by the review task from the stored record
+
+
+@admin.register(NetSheet)
+class NetSheetAdmin(admin.ModelAdmin):
+    """A Stoppa table's nets as a player sent them, and who confirmed them."""
+
+    list_display = ["table", "by_entry", "status", "created_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["table", "by_entry"]
+    readonly_fields = ["created_at"]
