@@ -191,8 +191,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
         "timeout": 10,
     }
-    # A connection the server dropped (pg_terminate_backend, a restart) is replaced on
-    # checkout instead of failing the next request or task (the pool's check_connection).
+    # A connection the server dropped while it sat in the pool (pg_terminate_backend, a
+    # restart) is found on checkout and replaced there: with health checks on, Django gives
+    # the pool its check_connection (one empty round trip).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a club night of phones at once: readers never wait for the

@@ -205,18 +205,19 @@ def wait_until_converged(event: Event, since: float, parts: Parts | None = None)
     raise AssertionError(f"standings still behind {CONVERGE_WITHIN:.0f} s after recovery{logs}")
 
 
-def run_scenario(parts: Parts, fault, name: str) -> None:
+def run_scenario(parts: Parts, fault, name: str, delay: float = 0.05) -> None:
     event = event_with_field(TABLES * 2)
     services.draw_next_game(event)
     parts.start_worker()
-    hall = parts.hall(event.pk, delay=0.05)
+    hall = parts.hall(event.pk, delay=delay)
     time.sleep(1.0)  # mid-burst
     recovered = fault()
     out, _ = hall.communicate(timeout=180)
     acknowledged = int(out.split("acknowledged")[-1].split()[0])
     saved = GameResult.objects.filter(table__round__event=event).count()
     assert acknowledged == saved == TABLES, out
-    seconds = wait_until_converged(event, recovered, parts)
+    # From the recovery, or from the last report when the hall was still sending after it.
+    seconds = wait_until_converged(event, max(recovered, time.monotonic()), parts)
     assert parts.worker is not None and parts.worker.poll() is None, (
         "the worker exited: " + (parts.tmp / f"worker-{parts.workers}.log").read_text()[-3000:]
     )
@@ -234,6 +235,18 @@ def test_the_worker_is_killed_mid_burst(parts):
         return time.monotonic()
 
     run_scenario(parts, fault, "worker kill -9")
+
+
+def test_the_worker_is_down_two_minutes_while_reports_arrive(parts):
+    """A night's reports keep coming (one every 1.5 s) while the worker is gone for 2 min."""
+
+    def fault() -> float:
+        parts.kill_worker()
+        time.sleep(120)
+        parts.start_worker()
+        return time.monotonic()
+
+    run_scenario(parts, fault, "worker down 2 min", delay=1.5)
 
 
 def test_redis_stops_for_five_seconds(parts):
@@ -260,23 +273,43 @@ def test_redis_stops_for_five_seconds_five_times(parts):
     run_scenario(parts, fault, "Redis down 5 s, five times")
 
 
-def test_the_apps_database_connections_are_terminated(parts):
+def test_redis_stops_for_a_minute(parts):
+    def fault() -> float:
+        parts.stop_redis()
+        time.sleep(60)
+        parts.start_redis()
+        return time.monotonic()
+
+    run_scenario(parts, fault, "Redis down 60 s")
+
+
+def _terminate_app_connections() -> list:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = %s",
+            [APP_NAME],
+        )
+        return cursor.fetchall()
+
+
+@pytest.mark.parametrize("times", [1, 15])
+def test_the_apps_database_connections_are_terminated(parts, times):
     def fault() -> float:
         # On a loaded machine the worker and the hall may still be starting after 1 s: wait
         # (up to 30 s) until their connections are there, then cut them.
         deadline = time.monotonic() + 30
         terminated: list = []
         while not terminated and time.monotonic() < deadline:
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = current_database() AND application_name = %s",
-                    [APP_NAME],
-                )
-                terminated = cursor.fetchall()
+            terminated = _terminate_app_connections()
             if not terminated:
                 time.sleep(0.1)
         assert terminated, "the worker's and the hall's connections were there"
+        for _ in range(times - 1):  # again and again, 1 s apart
+            time.sleep(1)
+            _terminate_app_connections()
         return time.monotonic()
 
-    run_scenario(parts, fault, "PostgreSQL connections terminated")
+    run_scenario(
+        parts, fault, f"PostgreSQL connections terminated {times} time(s)", delay=0.05 * times
+    )
