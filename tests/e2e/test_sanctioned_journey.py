@@ -35,7 +35,9 @@ def test_a_sanctioned_event_from_nothing_to_a_champion(open_page: Callable[[], P
     td = open_page()
     log_in(td, f"/td/clubs/{club.pk}/events/new/")
     td.get_by_label("Name").fill("Brașov Open")
-    td.get_by_label("Kind of event").select_option("sanctioned")
+    # A change of kind redraws the form (HTMX): the fields below are filled once it is back.
+    with td.expect_response(lambda r: r.request.method == "POST"):
+        td.get_by_label("Kind of event").select_option("sanctioned")
     td.get_by_label("Number of games").fill("3")
     td.get_by_label("Qualifiers (cut size)").fill("4")
     td.get_by_role("button", name="Create the event").click()
