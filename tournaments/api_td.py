@@ -619,12 +619,41 @@ def _entry_action(name: str, summary: str, description: str) -> type[EntryAction
 
 CheckInEntry = _entry_action("check_in", "Check an entry in", "Present for the next draw.")
 CheckOutEntry = _entry_action("check_out", "Check an entry out", "Left out of the next draw.")
-WithdrawEntry = _entry_action(
-    "withdraw",
-    "Withdraw an entry",
-    "From later games; games played stand; a draft seating them is drawn again; in a "
-    "playoff their matches are walked over.",
-)
+
+
+class WithdrawInput(serializers.Serializer):
+    forfeit_open = serializers.BooleanField(
+        default=False,
+        help_text="Give the opponent the forfeit win at every released table the player "
+        "sits at without a result (else those tables stay open for the TD).",
+    )
+
+
+class WithdrawEntry(EntryAction):
+    action = "withdraw"
+
+    @extend_schema(
+        summary="Withdraw an entry",
+        description="From later games; games played stand; a draft seating them is drawn "
+        "again; in a playoff their matches are walked over. A released table they sit at "
+        "without a result stays open unless `forfeit_open`. " + TD_ERRORS,
+        request=WithdrawInput,
+        responses={200: TDEntrySerializer},
+    )
+    def post(self, request: Request, event_id: int, entry_id: int) -> Response:
+        data = WithdrawInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = self.event()
+        entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+        done = self.run(
+            lambda: services.withdraw_entry(
+                entry, forfeit_open=data.validated_data["forfeit_open"], user=request.user
+            )
+        )
+        done = Entry.objects.select_related("player").get(pk=done.pk)
+        return Response(TDEntrySerializer(done).data)
+
+
 ReinstateEntry = _entry_action(
     "reinstate",
     "Reinstate a withdrawn entry",

@@ -467,3 +467,23 @@ def test_a_cut_across_a_tie_waits_for_confirm_lots(td, td_user):
     )
     assert response.status_code == 201, response.content
     assert set(response.json()["seeds"]) <= {e.pk for e in entries[:4]}
+
+
+def test_withdraw_with_the_forfeit_of_the_open_table(td, event):
+    """Issue 22 item 3 through the API: the forfeit is offered in the same step."""
+    from tournaments import services as tournament_services
+    from tournaments.models import GameResult
+
+    round_ = tournament_services.draw_next_game(event)
+    table = round_.tables.exclude(seat_b=None).order_by("number").first()
+    kept = round_.tables.exclude(seat_b=None).order_by("number").last()
+    base = url(event, f"entries/{table.seat_a_id}/")
+    assert td.post(base + "withdraw/", {"forfeit_open": True}, format="json").status_code == 200
+    result = GameResult.objects.get(table=table)
+    assert (result.winner_id, result.kind) == (table.seat_b_id, GameResult.Kind.FORFEIT)
+    plain = url(event, f"entries/{kept.seat_a_id}/")
+    assert td.post(plain + "withdraw/").status_code == 200  # the default keeps the table open
+    assert not GameResult.objects.filter(table=kept).exists()
+    assert td.post(base + "reinstate/").json()["withdrawn"] is False
+    bad = td.post(plain + "withdraw/", {"forfeit_open": "lots"}, format="json")
+    assert bad.status_code == 400
