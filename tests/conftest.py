@@ -38,12 +38,14 @@ SLOW_MODULES = frozenset(
         "test_scaleout.py",  # two gunicorns and two workers
     }
 )
+# Modules of the services tier whose tests ask for PostgreSQL itself (require_service).
+SERVICE_MODULES = frozenset({"results/test_results_concurrency.py"})
 TESTS_DIR = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with its tier: ``e2e`` under tests/e2e, ``services`` when it needs a
-    real worker, ``slow`` in ``SLOW_MODULES``."""
+    real worker or is in ``SERVICE_MODULES``, ``slow`` in ``SLOW_MODULES``."""
     for item in items:
         where = Path(str(item.path)).resolve()
         try:
@@ -52,7 +54,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if relative.startswith("e2e/"):
             item.add_marker(pytest.mark.e2e)
-        if item.get_closest_marker("real_worker"):
+        if item.get_closest_marker("real_worker") or relative in SERVICE_MODULES:
             item.add_marker(pytest.mark.services)
         if relative in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
