@@ -11,7 +11,7 @@ LOCK       := requirements/dev.txt
 BENCH_LOCK := requirements/bench.txt
 UV_VERSION := 0.13.9
 UV_COMPILE := $(BIN)/uv pip compile pyproject.toml --quiet --generate-hashes --universal \
-	--python-version 3.11 --no-header
+	--python-version 3.11 --custom-compile-command "make lock"
 
 MAKEMESSAGES_IGNORE := --ignore=.venv --ignore=bench --ignore=tests --ignore=var --ignore=staticfiles --ignore=build
 
