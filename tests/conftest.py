@@ -5,8 +5,8 @@ cache per test, service checks and the fixtures many modules share (``td_user``,
 The tiers (README, "Tests"): a test is ``e2e`` (a real browser), ``services`` (PostgreSQL, Redis
 or a real worker) or ``slow`` (fuzzing, fault injection, scale-out, long property runs); the
 rest is the fast tier that ``make test`` runs. The markers are given here by where a test lives
-(``SLOW_MODULES``, ``tests/e2e``) and by what it asks for (``real_worker``), so a new test in
-such a module lands in its tier without remembering to mark it.
+(``tests/e2e``, ``SLOW_MODULES``, ``SERVICE_MODULES``) and by what it asks for
+(``real_worker``), so a new test in such a module lands in its tier without being marked.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ SERVICE_MODULES = frozenset({"results/test_results_concurrency.py"})
 TESTS_DIR = Path(__file__).parent
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with its tier: ``e2e`` under tests/e2e, ``services`` when it needs a
     real worker or is in ``SERVICE_MODULES``, ``slow`` in ``SLOW_MODULES``."""
