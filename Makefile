@@ -54,7 +54,8 @@ PYTEST     = $(BIN)/python -m pytest $(PYTEST_ARGS)
 NO_TESTS_FAIL = rc=$$?; [ $$rc -ne 5 ] || echo "pytest ran no test: that is a failure." >&2; exit $$rc
 # Both cores for the fast tier when the cache is in-process; on Redis (REDIS_URL) two workers
 # would share one cache and its keys, so the tier runs in one process there. The test database
-# is kept between local runs (--reuse-db; pytest --create-db after a new migration), never in CI.
+# is kept between local runs (--reuse-db; PYTEST_ARGS=--create-db after editing a migration),
+# never in CI.
 XDIST    ?= $(if $(REDIS_URL),,-n auto)
 REUSE_DB ?= $(if $(CI),,--reuse-db)
 
