@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -59,6 +60,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.services)
         if relative in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+class QuickPasswordHasher(PBKDF2PasswordHasher):
+    """PBKDF2 with 1,000 iterations instead of Django's 1,000,000: every ``td_user`` and every
+    sign-in hashed a password for half a second of CPU. The algorithm and the stored format
+    are Django's own (the iterations are stored in the hash), so the app servers the slow tier
+    starts as subprocesses check these passwords with their default hashers too."""
+
+    iterations = 1_000
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    settings.PASSWORD_HASHERS = ["tests.conftest.QuickPasswordHasher"]
 
 
 def require_service(name: str, available: bool, how: str) -> None:
