@@ -44,6 +44,31 @@ SERVICE_MODULES = frozenset({"results/test_results_concurrency.py"})
 TESTS_DIR = Path(__file__).parent
 
 
+# Modules that build something costly when imported, with the tier markers their tests carry:
+# the schemathesis modules generate the whole OpenAPI schema at import (half a minute of
+# `make test` collecting tests it then deselects). Schemathesis's lazy schema
+# (``from_fixture``) does not run on pytest 9, so such a module is not even imported when the
+# -m expression cannot select its tests.
+COSTLY_IMPORTS = {"test_api_fuzz.py": {"slow"}, "test_api_fuzz_td.py": {"slow"}}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave out a module of ``COSTLY_IMPORTS`` that ``-m`` would deselect whole."""
+    expression = config.getoption("markexpr")
+    try:
+        relative = collection_path.resolve().relative_to(TESTS_DIR).as_posix()
+    except ValueError:
+        return None
+    marks = COSTLY_IMPORTS.get(relative)
+    if not expression or marks is None:
+        return None
+    from _pytest.mark.expression import Expression
+
+    if Expression.compile(expression).evaluate(lambda name, **kwargs: name in marks):
+        return None
+    return True
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with its tier: ``e2e`` under tests/e2e, ``services`` when it needs a

@@ -13,16 +13,9 @@ from django.core.cache import cache
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance
 
-# The schema is built when the test runs, not when pytest collects this module (building it
-# at import cost every run, `make test` included, half a minute).
-schema = schemathesis.pytest.from_fixture("api_schema")
+from pegboard.wsgi import application
 
-
-@pytest.fixture
-def api_schema():
-    from pegboard.wsgi import application
-
-    return schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
 
 
 @pytest.fixture
