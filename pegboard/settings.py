@@ -185,7 +185,7 @@ if PGBOUNCER:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     "DB_POOL", not PGBOUNCER
 ):
-    # Django's own psycopg 3 pool; it requires CONN_MAX_AGE=0 (stack.md).
+    # Django's own psycopg 3 pool; it requires CONN_MAX_AGE=0 (docs/stack.md).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
         "max_size": int(os.environ.get("DB_POOL_MAX", "10")),

@@ -6,7 +6,7 @@ pure rule: no Django, no ORM, no translations, so the CSV import, the TD's entry
 tests can all call it. Storing the adjudicated lines (per player, since case e leaves a game
 with no winner) is the caller's job.
 
-The spec's table is terse; this module reads it as follows.
+The table of docs/rules/acc.md (Rule 12.2) is terse; this module reads it as follows.
 
 * A line is *consistent* when a win is written in the plus column and a loss in the minus
   column. Two lines *mirror* when one is a consistent win and the other a consistent loss by

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
 from results import services as result_services
 from tests.factories import event_with_field
@@ -30,12 +28,6 @@ POST_ENDPOINTS = [
     "/api/v1/results/confirm",
     "/api/v1/results/dispute",
 ]
-
-
-@pytest.fixture
-def api():
-    cache.clear()
-    return APIClient()
 
 
 def raw_post(api, url, body: str):

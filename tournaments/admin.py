@@ -201,8 +201,8 @@ class MatchPointFormatAdmin(admin.ModelAdmin):
     actions = ["copy_formats"]
 
     def get_readonly_fields(self, request, obj=None):
-        # Built-in formats are the spec's tables, and a format a finished event was scored
-        # with is history: copy it to make a variant.
+        # Built-in formats are the tables of docs/rules/cribbage.md, and a format a finished
+        # event was scored with is history: copy it to make a variant.
         if obj is not None and (obj.builtin or obj.locked):
             return [f.name for f in obj._meta.fields]
         return []

@@ -1,4 +1,4 @@
-"""Cards: parsing every notation the spec allows, and the canonical text form.
+"""Cards: parsing every notation docs/rules/cribbage.md allows, and the canonical text form.
 
 Each of the 52 cards exists once as a `Card` object; parsing returns those shared objects, so
 parsing a hand allocates nothing but the list that holds it.

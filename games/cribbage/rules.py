@@ -5,7 +5,7 @@ from __future__ import annotations
 from .cards import CribbageError
 
 TARGETS = (121, 61)
-"""Game lengths the spec allows: a full game to 121 and a short game to 61."""
+"""Game lengths docs/rules/cribbage.md allows: a full game to 121 and a short game to 61."""
 
 SKUNK_LINES: dict[int, tuple[int, ...]] = {121: (90, 60, 30), 61: (30,)}
 """Per target, the highest loser score for a skunk, a double skunk and a triple skunk."""

@@ -1,4 +1,4 @@
-"""Stoppa rules engine: pure Python, no Django.
+"""Stoppa rules engine: pure Python, no Django. "stoppa.md section N" is docs/rules/stoppa.md.
 
 Stoppa is played with a 40-card Italian deck by 2 to 6 players: the cards are dealt in
 iterations, each iteration's punto piccolo and the deal's punto grosso are won by the most cards

@@ -1,6 +1,6 @@
 """Cards of the 40-card Italian deck, their notation and their points.
 
-Notation (spec section 1): rank then suit, e.g. ``7d``, ``Kc``, ``Ns``. Ranks ``A 2-7 J N K``
+Notation (stoppa.md section 1): rank then suit, e.g. ``7d``, ``Kc``, ``Ns``. Ranks ``A 2-7 J N K``
 (Fante, Cavallo, Re); suits ``d c s b`` (denari, coppe, spade, bastoni). On input, case-insensitive,
 ``F`` = J, ``C`` = N (rank position only), ``R`` = K, ``1`` = A, and Italian (or English) names such
 as ``"sette di denari"`` or ``"Re di coppe"`` are accepted.
@@ -23,7 +23,7 @@ FIGURES: frozenset[str] = frozenset({"J", "N", "K"})
 RANK_INDEX: dict[str, int] = {r: i for i, r in enumerate(RANKS)}
 SUIT_INDEX: dict[str, int] = {s: i for i, s in enumerate(SUITS)}
 
-# Primiera points (spec section 1): a table, so evaluation never recomputes them.
+# Primiera points (stoppa.md section 1): a table, so evaluation never recomputes them.
 RANK_POINTS: dict[str, int] = {
     "7": 21,
     "6": 18,

@@ -1,4 +1,4 @@
-"""Settling one contest: a punto piccolo or the punto grosso (spec section 5)."""
+"""Settling one contest: a punto piccolo or the punto grosso (stoppa.md section 5)."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def settle_contest(
 
     ranking: tuple[Standing, ...] = ()
     if top == 0:
-        # Nobody bet: the dealer takes the prize without showing (spec 5.2).
+        # Nobody bet: the dealer takes the prize without showing (stoppa.md 5.2).
         if no_bets == "best_hand":
             vals = values(order)
             winner, decided_by = pick_winner(order, vals)

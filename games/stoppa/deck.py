@@ -1,4 +1,4 @@
-"""The deck, the cards each and the dealing schedule by number of players (spec section 2)."""
+"""The deck, the cards each and the dealing schedule by number of players (stoppa.md section 2)."""
 
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ def deal_by_ones(
     info: DeckInfo, order: Sequence[str], deck_order: str | Iterable[str | Card]
 ) -> tuple[dict[str, tuple[Card, ...]], ...]:
     """Deal a full deck order (``deck_order[0]`` is the top card) one card at a time in priority
-    order, iteration by iteration (spec 2.3). Returns one ``{player: cards}`` per iteration.
+    order, iteration by iteration (stoppa.md 2.3). Returns one ``{player: cards}`` per iteration.
 
     Raises ``wrong_deck_size``, ``duplicate_card``, ``card_not_in_deck``, ``bad_card``.
     """

@@ -1,4 +1,4 @@
-"""Hand values of the punto piccolo and the punto grosso, and who wins (spec section 4).
+"""Hand values of the punto piccolo and the punto grosso, and who wins (stoppa.md section 4).
 
 Both phases compare the key ``(count, points)``, higher is better; equal keys go to the player
 earlier in priority. Ranks never break ties (J, N and K are all worth 10).

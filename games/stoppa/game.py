@@ -1,5 +1,5 @@
 """A whole deal: read the documented JSON record and settle every player's net in chips
-(spec sections 3, 6 and 10). ``verify.verify_deal`` compares the record's claims with this.
+(stoppa.md sections 3, 6 and 10). ``verify.verify_deal`` compares the record's claims with this.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""House and regional settings of a Stoppa table (spec sections 3, 7, 9 and 11).
+"""House and regional settings of a Stoppa table (stoppa.md sections 3, 7, 9 and 11).
 
-The rules vary "da zona a zona"; every variant the spec names is a field here, with the spec's
+The rules vary "da zona a zona"; every variant stoppa.md names is a field here, with its
 default. An event stores one ``Settings`` (``to_dict`` / ``from_dict``).
 """
 
@@ -32,7 +32,7 @@ class Settings:
     - ``no_stop_rule``: which hand cancels the stop phase without payment.
     - ``three_aces_free``: 3+ Aces and no King may be thrown out of sequence (off by default).
     - ``grosso_no_bets``: who takes the punto grosso when nobody bets: the ``dealer`` (default)
-      or the ``best_hand`` of all players by ``grosso_eval`` (spec 11 #3 makes it configurable).
+      or the ``best_hand`` of all players by ``grosso_eval`` (stoppa.md 11 #3).
     """
 
     ante: int = 6
@@ -141,7 +141,7 @@ def _is_int(value: object) -> bool:
 
 DEFAULT = Settings()
 
-# Named variants: only combinations of the variants the spec itself names (section 7 and 9).
+# Named variants: only combinations of the variants stoppa.md itself names (sections 7 and 9).
 VARIANTS: dict[str, Settings] = {
     "default": DEFAULT,
     "three_aces_no_king": DEFAULT.but(no_stop_rule="three_aces_no_king"),

@@ -1,5 +1,5 @@
 """Declarations before the stop phase, the stop phase itself, and its payments
-(spec sections 7, 8 and 9).
+(stoppa.md sections 7, 8 and 9).
 
 The stop phase ("la stoppata") is a shedding game in rank order A 2 3 4 5 6 7 J N K, suits
 ignored: ``replay_stop`` validates a log of plays and finds the closer, ``simulate_stop`` plays
@@ -37,7 +37,7 @@ def qualifies(
     top_rank: str = "K",
     no_stop_rule: str = "three_twos_no_king",
 ) -> bool:
-    """Whether ``hand`` may make the declaration ``kind`` (spec section 7).
+    """Whether ``hand`` may make the declaration ``kind`` (stoppa.md section 7).
 
     - ``misera``: no figure (J, N, K);
     - ``four_kings``: all four Kings;
@@ -329,7 +329,7 @@ def replay_stop(
       hand at the start; ``log``: the plays in order, each ``{"player": p, "cards": "6d 6c"}``
       (or ``(p, cards)`` or ``"p: cards"``). Passes are not logged: the turn passes by itself.
     - A player passed over while holding the required rank gives the warning ``missed_play``;
-      the result stands (spec 8.5).
+      the result stands (stoppa.md 8.5).
 
     Raises ``card_not_held``, ``illegal_rank``, ``wrong_opener``, ``multi_card_not_allowed``,
     ``mixed_ranks``, ``play_after_close``, ``incomplete``, ``unknown_player``.

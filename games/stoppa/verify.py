@@ -1,5 +1,5 @@
 """``verify_deal``: replay a documented deal record and check it claim by claim
-(spec section 10.3). Bad records give a report naming the problem with its code, never a trace.
+(stoppa.md section 10.3). Bad records give a report naming the problem with its code, never a trace.
 """
 
 from __future__ import annotations

@@ -6,16 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "games" / "cribbage" / "example_game.json"
-
-
-@pytest.fixture
-def api():
-    cache.clear()  # the checker is throttled per client; start each test afresh
-    return APIClient()
 
 
 def test_hand_breakdown(api):

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
-from rest_framework.test import APIClient
 
 from games.cribbage import ADVICE_ERROR_CODES, DECK, AdviceError, advise_discard
 from pegboard.engine_messages.cribbage import describe_error
@@ -68,12 +66,6 @@ def test_page_three_players_five_cards(client):
     page = client.get("/cribbage/discard", {**deal, "players": "3"})
     assert page.status_code == 200
     assert page.content.decode().count('class="list-group-item') == 5
-
-
-@pytest.fixture
-def api():
-    cache.clear()
-    return APIClient()
 
 
 def test_api_advice(api):

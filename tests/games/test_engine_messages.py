@@ -10,9 +10,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.utils.translation import override, trans_real
-from rest_framework.test import APIClient
 
 from games import cribbage, stoppa
 from games.cribbage import CardError, CribbageError, check_claim, score_hand, score_play
@@ -206,12 +204,6 @@ def italian() -> Iterator[None]:
     trans_real.translation("it")._catalog[template] = ITALIAN
     yield
     trans_real._translations.pop("it", None)
-
-
-@pytest.fixture
-def api() -> APIClient:
-    cache.clear()  # the checker is throttled per client
-    return APIClient()
 
 
 def _expected(language: str) -> str:

@@ -8,8 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
 README = Path(__file__).resolve().parents[2] / "games" / "stoppa" / "README.md"
 
@@ -47,12 +45,6 @@ def readme_records() -> list[dict]:
     """The deal records of games/stoppa/README.md (examples 1 and 2)."""
     blocks = re.findall(r"```json\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     return [json.loads(b) for b in blocks if '"players"' in b]
-
-
-@pytest.fixture
-def api():
-    cache.clear()  # the checkers are throttled per client; start each test afresh
-    return APIClient()
 
 
 def post(api, what, body):

@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from results import services
 from results.models import Dispute
-from tests.factories import ClubFactory, UserFactory, event_with_field
-from tournaments import services as tournament_services
+from tests.factories import ClubFactory, UserFactory
 from tournaments.models import AuditEntry, GameResult
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night(td_user):
-    cache.clear()
-    event = event_with_field(4)
-    event.club.directors.add(td_user)
-    table = tournament_services.draw_next_game(event).tables.order_by("number").first()
-    return event, table, services.key_for(table.seat_a).key, services.key_for(table.seat_b).key
 
 
 def test_report_and_confirm(night):

@@ -22,12 +22,6 @@ def club(td_user):
     return club
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def test_a_td_creates_a_season_seeded_with_the_acc_table(td_client, club):
     url = reverse("td-seasons", args=[club.pk])
     page = td_client.get(url)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, event_with_field
 from tournaments import services
@@ -19,11 +18,6 @@ def night(td_user):
     event.club.directors.add(td_user)
     round_ = services.draw_next_game(event)
     return event, round_
-
-
-@pytest.fixture
-def api():
-    return APIClient()
 
 
 def test_events_and_standings_are_public(api, night, django_capture_on_commit_callbacks):

@@ -22,14 +22,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def api():
-    from django.core.cache import cache
-
-    cache.clear()  # the per-client throttle counts every request of the test
-    return APIClient()
-
-
-@pytest.fixture
 def night(td_user):
     """15 players (a bye each game): game 1 complete, every winner +21 (seven tied at the
     top, seven at the bottom); game 2 drawn with two results in; game 3 a draft."""

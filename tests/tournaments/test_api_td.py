@@ -26,11 +26,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def api():
-    return APIClient()
-
-
-@pytest.fixture
 def td(api, td_user):
     api.force_authenticate(td_user)
     return api

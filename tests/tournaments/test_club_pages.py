@@ -35,12 +35,6 @@ def club(td_user):
 
 
 @pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
-@pytest.fixture
 def event(club):
     return EventFactory(club=club, name="Jeudi soir")
 

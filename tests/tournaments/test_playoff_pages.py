@@ -13,12 +13,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
-@pytest.fixture
 def playoff(td_user):
     event = event_with_field(8, kind=Event.Kind.PLAYOFF_ONLY, name="Consy Lite à Brașov")
     event.club.directors.add(td_user)

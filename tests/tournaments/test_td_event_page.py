@@ -13,12 +13,6 @@ from tournaments.models import AuditEntry, Event, GameResult
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def _night(td_user, players: int = 4, **kwargs) -> Event:
     event = event_with_field(players, name="Serata di Cribbage", **kwargs)
     event.club.directors.add(td_user)

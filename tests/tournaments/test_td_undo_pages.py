@@ -20,12 +20,6 @@ def night(td_user):
     return event
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def test_a_withdrawn_player_is_reinstated_from_their_row(td_client, night):
     entry = night.entries.select_related("player").first()
     services.withdraw_entry(entry)

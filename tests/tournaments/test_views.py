@@ -22,12 +22,6 @@ def night(td_user):
     return event, round_
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def test_public_pages_answer_without_login(client, night, django_capture_on_commit_callbacks):
     event, round_ = night
     table = round_.tables.first()
