@@ -79,12 +79,6 @@ def test_a_club_of_three_game_nights_sets_its_table_for_them(td_client, club, se
     assert "Ensure this value is greater than or equal to 1" in refused.content.decode()
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def test_running_and_test_nights_do_not_count_and_say_why(
     td_client, club, season, django_capture_on_commit_callbacks
 ):

@@ -28,12 +28,6 @@ def club(td_user):
     return club
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def test_a_draft_event_is_deleted_after_a_confirmation(td_client, club, td_user):
     event = EventFactory(club=club, name="Wrong night")
     EntryFactory(event=event)

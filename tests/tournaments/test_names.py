@@ -26,12 +26,6 @@ def event(club):
     return EventFactory(club=club, name="Joi seara")
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def _entry_names(page: str) -> list[str]:
     """The TD's entry list, top to bottom."""
     return re.findall(r'<tr id="entry-\d+">\s*<td[^>]*>(.*?)\s*(?:<small|</td>)', page)

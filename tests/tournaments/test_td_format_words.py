@@ -14,12 +14,6 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def td_client(client, td_user):
-    client.force_login(td_user)
-    return client
-
-
 def _directed(event: Event, td_user) -> Event:
     event.club.directors.add(td_user)
     return event
