@@ -36,6 +36,7 @@ SLOW_MODULES = frozenset(
         "test_api_fuzz_td.py",
         "games/test_engines_fuzz.py",  # hypothesis on the engines' whole inputs
         "scoring/test_faults.py",  # a real worker killed, Redis stopped
+        "test_faults_app.py",  # gunicorn's worker killed, its connections terminated
         "test_scaleout.py",  # two gunicorns and two workers
     }
 )
