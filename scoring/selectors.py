@@ -81,7 +81,9 @@ def movement(event_id: int, rows: list[Standing]) -> dict[int, int]:
 def standings_version(event_id: int, after_game: int | None = None) -> str | None:
     """What the public standings of an event show right now, in one short query: the
     snapshot, its version and when it was computed, plus the event's state that changes the
-    page (status, published, chain), which counts even before the first snapshot. Equal
+    page (status, published, chain), which counts even before the first snapshot, and its
+    random seed: SQLite gives a deleted event's id to the next one, whose cached pages must
+    not be the deleted event's. Equal
     values mean an unchanged page, so a poller can be answered 304 and a rendered table
     reused. ``None`` when the public may not see the event (none, or a draft).
 
@@ -93,7 +95,7 @@ def standings_version(event_id: int, after_game: int | None = None) -> str | Non
     after = "AND after_game = %s" if after_game is not None else ""
     # The bracket's last change counts too: a decided playoff reorders the final standings.
     sql = f"""
-        SELECT e.status, e.standings_published, e.tiebreakers,
+        SELECT e.status, e.standings_published, e.tiebreakers, e.seed,
                s.id, s.version, s.complete, s.computed_at, b.champion_id, b.updated_at
           FROM {Event._meta.db_table} e
           LEFT JOIN {StandingsSnapshot._meta.db_table} s ON s.id = (
@@ -111,15 +113,16 @@ def standings_version(event_id: int, after_game: int | None = None) -> str | Non
 
 def seating_version(event_id: int) -> str | None:
     """What the public seating of an event shows right now, in one short query: the event's
-    status and ``results_version`` (bumped by every result, correction, redraw, withdrawal
-    and rename) and its released games (a release bumps it only when it scored byes).
+    status, seed (an id SQLite reused is another event) and ``results_version`` (bumped by
+    every result, correction, redraw, withdrawal and rename) and its released games (a
+    release bumps it only when it scored byes).
     Equal values mean an unchanged seating, so a poll can be answered 304 and a rendered
     seating reused. ``None`` when the public may not see the event (none, or a draft).
     """
     from tournaments.models import Round
 
     sql = f"""
-        SELECT e.status, e.results_version,
+        SELECT e.status, e.results_version, e.seed,
                (SELECT COUNT(*) FROM {Round._meta.db_table} r
                  WHERE r.event_id = e.id AND r.status = %s),
                (SELECT MAX(r.id) FROM {Round._meta.db_table} r

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib.admin.models import DELETION, LogEntry
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -103,4 +104,6 @@ def delete_draft_event(event: Event, *, user: UserLike = None) -> str:
         )
     logger.info("event %s (%s) deleted by %s", pk, name, actor_name(user))
     event.delete()
+    # SQLite gives this id to the next event: its cached language must not be this one's.
+    transaction.on_commit(lambda: cache.delete(f"event-language:{pk}"), robust=True)
     return name
