@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -22,27 +21,33 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _lazy
 
 from . import names
 from .limits import MAX_NUMBER
 from .models import (
     PRIVATE_STATUSES,
-    Bracket,
     Club,
     Entry,
     Event,
     ForbiddenPair,
     GameResult,
     Player,
-    PlayoffMatch,
     Round,
-    StoppaSeat,
-    StoppaTable,
     Table,
 )
 
 UserLike = AbstractBaseUser | AnonymousUser
+
+# The playoff's and Stoppa's reads live in their own modules; callers keep asking this one.
+from .selectors_playoff import bracket_places as bracket_places  # noqa: E402
+from .selectors_playoff import bracket_sections as bracket_sections  # noqa: E402
+from .selectors_playoff import cut_lots as cut_lots  # noqa: E402
+from .selectors_playoff import cut_preview as cut_preview  # noqa: E402
+from .selectors_playoff import event_bracket as event_bracket  # noqa: E402
+from .selectors_playoff import ready_matches as ready_matches  # noqa: E402
+from .selectors_stoppa import stoppa_can_redraw as stoppa_can_redraw  # noqa: E402
+from .selectors_stoppa import stoppa_sessions as stoppa_sessions  # noqa: E402
+from .selectors_stoppa import stoppa_tables as stoppa_tables  # noqa: E402
 
 
 def public_events() -> QuerySet[Event]:
@@ -336,178 +341,6 @@ def released_numbers(event: Event) -> QuerySet[Round, int]:
     )
 
 
-def event_bracket(event: Event) -> Bracket | None:
-    """The event's playoff, if it has one."""
-    return Bracket.objects.filter(event=event).select_related("champion__player").first()
-
-
-SECTION_ORDER = ["main", "third_place", "consolation", "losers", "final", "reset"]
-SECTION_LABELS = {
-    "main": _lazy("Playoff"),
-    "third_place": _lazy("Third-place match"),
-    "consolation": _lazy("Consolation bracket"),
-    "losers": _lazy("Losers' bracket"),
-    "final": _lazy("Grand final"),
-    "reset": _lazy("Grand final, second match"),
-}
-
-
-def bracket_sections(bracket: Bracket) -> list[dict]:
-    """The bracket for a page: sections in order, each a list of rounds of matches, every
-    match with its players, and the final places (best first) with the players' names."""
-    matches = list(
-        PlayoffMatch.objects.filter(bracket=bracket)
-        .select_related("seat_a__player", "seat_b__player", "winner__player")
-        .prefetch_related("games")
-        .order_by("position")
-    )
-    sections: dict[str, dict[int, list[PlayoffMatch]]] = {}
-    for m in matches:
-        sections.setdefault(m.section, {}).setdefault(m.round, []).append(m)
-    out = []
-    for name in sorted(sections, key=lambda n: SECTION_ORDER.index(n) if n in SECTION_ORDER else 9):
-        rounds = sections[name]
-        out.append(
-            {
-                "name": name,
-                "label": SECTION_LABELS.get(name, name),
-                "rounds": [
-                    {"number": r, "matches": rounds[r], "label": _round_label(name, r, rounds)}
-                    for r in sorted(rounds)
-                ],
-            }
-        )
-    return out
-
-
-def _round_label(section: str, number: int, rounds: dict) -> str:
-    from django.utils.translation import gettext as _
-
-    if section == "main":
-        left = max(rounds) - number
-        if left == 0:
-            return _("Final")
-        if left == 1:
-            return _("Semifinals")
-        if left == 2:
-            return _("Quarterfinals")
-    if section == "third_place":
-        return _("Third place")
-    if section == "final":
-        return _("Grand final")
-    if section == "reset":
-        return _("Grand final, second match")
-    return _("Round %(n)s") % {"n": number}
-
-
-def bracket_places(bracket: Bracket) -> list[tuple[str, Entry]]:
-    """Final places known so far, best first: ("1", entry), ..., ("3=", entry) when shared."""
-    ids = {int(pk): place for pk, place in (bracket.places or {}).items()}
-    shared = Counter(ids.values())
-    entries = Entry.objects.filter(pk__in=ids).select_related("player")
-    rows = sorted(entries, key=lambda e: (ids[e.pk], e.player.name))
-    return [(f"{ids[e.pk]}=" if shared[ids[e.pk]] > 1 else str(ids[e.pk]), e) for e in rows]
-
-
-def cut_preview(event: Event, qualifiers: int | None = None) -> dict | None:
-    """Who the cut to the playoff would take now, for the TD's playoff page before the cut:
-    ``qualifiers`` (default: the event's cut size, else one in four), the byes, and the
-    ranking's top rows down to the cut line and the players tied on it (``tied``: the draw
-    of lots at the cut decides among them). None before any qualifying game, or when no
-    playoff can be cut from the field.
-
-    It asks the one ranking (``hooks.current_ranking``: the standings brought up to date),
-    as the cut itself does, so the preview is the cut.
-    """
-    from . import hooks, pairing
-
-    if not event.rounds.exists():
-        return None
-    ranking = [row for row in hooks.current_ranking(event.pk) if not row.withdrawn]
-    try:
-        plan = pairing.plan_playoff(len(ranking), qualifiers or event.qualifiers)
-    except pairing.PairingError:
-        return None
-    if len(ranking) < plan.qualifiers:
-        return None
-    line = ranking[plan.qualifiers - 1].rank
-    shown = [row for row in ranking if row.rank <= line]
-    tied_at_line = sum(1 for row in shown if row.rank == line) > 1 and len(shown) > plan.qualifiers
-    names_of = dict(
-        Entry.objects.filter(pk__in=[row.entry_id for row in shown]).values_list(
-            "pk", "player__name"
-        )
-    )
-    return {
-        "qualifiers": plan.qualifiers,
-        "byes": plan.byes,
-        "entrants": len(ranking),
-        "rows": [
-            {
-                "rank": row.rank,
-                "name": names_of.get(row.entry_id, ""),
-                "tied": tied_at_line and row.rank == line,
-                "through": row.rank < line or not (tied_at_line and row.rank == line),
-            }
-            for row in shown
-        ],
-    }
-
-
-def ready_matches(bracket: Bracket) -> list[PlayoffMatch]:
-    """Matches with both players known and still to be decided, in playing order."""
-    return [
-        m
-        for m in PlayoffMatch.objects.filter(
-            bracket=bracket, decided=False, seat_a__isnull=False, seat_b__isnull=False
-        )
-        .select_related("seat_a__player", "seat_b__player")
-        .order_by("position")
-    ]
-
-
-# --- Stoppa --------------------------------------------------------------------------------------
-
-
-def stoppa_tables(round_: Round) -> QuerySet[StoppaTable]:
-    """A session's Stoppa tables with their seats and players, in table order (sitting out
-    last)."""
-    seats = StoppaSeat.objects.select_related("entry__player").order_by("position")
-    return round_.stoppa_tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by(
-        F("number").asc(nulls_last=True)
-    )
-
-
-def stoppa_sessions(event: Event, *, released_only: bool = False) -> QuerySet[Round]:
-    """Every session of a Stoppa event with its tables, seats, players and nets prefetched.
-
-    ``released_only`` leaves out a draft (what the public sees).
-    """
-    seats = StoppaSeat.objects.select_related("entry__player").order_by("position")
-    tables = StoppaTable.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by(
-        F("number").asc(nulls_last=True)
-    )
-    rounds = event.rounds.order_by("number")
-    if released_only:
-        rounds = rounds.filter(status=Round.Status.RELEASED)
-    return rounds.prefetch_related(Prefetch("stoppa_tables", queryset=tables))
-
-
-def stoppa_can_redraw(event: Event, round_: Round) -> bool:
-    """Whether the TD may draw the session again: the latest one, no table with nets."""
-    latest = latest_round(event)
-    return (
-        latest is not None
-        and latest.pk == round_.pk
-        and event.status != Event.Status.FINISHED
-        and not round_.stoppa_tables.filter(entered_at__isnull=False).exists()
-    )
-
-
-# The API's lists: each a queryset the cursor pagination orders by a unique key and cuts into
-# pages, so a page costs the same few queries at 100 players or at 20,000.
-
-
 def _count(queryset: QuerySet, outer: str) -> Coalesce:
     """A correlated ``COUNT(*)`` of ``queryset`` rows whose ``outer`` is the outer row."""
     counted = (
@@ -586,23 +419,6 @@ def event_results(event: Event) -> QuerySet[GameResult]:
 def api_entries(event: Event) -> QuerySet[Entry]:
     """The entries of an event with their players, in entry order (the API's)."""
     return event.entries.select_related("player").order_by("pk")
-
-
-def cut_lots(bracket: Bracket) -> list[dict]:
-    """The draws of lots that settled ties at the cut, with the players' names: each group
-    (its rank, whether it straddled the line) and who drew which lot, qualified or not."""
-    if not bracket.cut_lots:
-        return []
-    ids = [item["entry"] for draw in bracket.cut_lots for item in draw["entries"]]
-    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
-    return [
-        {
-            "rank": draw["rank"],
-            "straddles": draw["straddles"],
-            "entries": [item | {"name": names.get(item["entry"], "?")} for item in draw["entries"]],
-        }
-        for draw in bracket.cut_lots
-    ]
 
 
 def last_result(event: Event) -> GameResult | None:
