@@ -1,0 +1,59 @@
+"""The tournaments app's models, split by concern; every name is re-exported here.
+
+- ``clubs``: clubs, players, match-point formats.
+- ``events``: events (and their random seed), entries.
+- ``games``: the games of an event (rounds), tables, game results, forbidden pairs.
+- ``playoff``: brackets, playoff matches and games.
+- ``stoppa``: Stoppa tables and seats.
+- ``audit``: the audit log.
+
+``tournaments.models.X`` keeps resolving for every name (migrations reference
+``tournaments.models.new_seed``, the API schema settings ``tournaments.models.Event.Kind``).
+"""
+
+# Imported in this order on purpose, not an import sorter's: the models register with the app
+# in the order the single module declared them, which apps.get_models() and dumpdata follow.
+# isort: off
+from .clubs import BUILTIN_FORMAT_NAMES as BUILTIN_FORMAT_NAMES
+from .clubs import Club as Club
+from .clubs import MatchPointFormat as MatchPointFormat
+from .clubs import Player as Player
+from .clubs import PlayerQuerySet as PlayerQuerySet
+from .events import PRIVATE_STATUSES as PRIVATE_STATUSES
+from .events import Entry as Entry
+from .events import Event as Event
+from .events import new_seed as new_seed
+from .games import ForbiddenPair as ForbiddenPair
+from .games import GameResult as GameResult
+from .games import Round as Round
+from .games import Table as Table
+from .playoff import Bracket as Bracket
+from .playoff import PlayoffGame as PlayoffGame
+from .playoff import PlayoffMatch as PlayoffMatch
+from .stoppa import StoppaSeat as StoppaSeat
+from .stoppa import StoppaTable as StoppaTable
+from .audit import AuditEntry as AuditEntry
+
+# isort: on
+
+__all__ = [
+    "BUILTIN_FORMAT_NAMES",
+    "PRIVATE_STATUSES",
+    "AuditEntry",
+    "Bracket",
+    "Club",
+    "Entry",
+    "Event",
+    "ForbiddenPair",
+    "GameResult",
+    "MatchPointFormat",
+    "Player",
+    "PlayerQuerySet",
+    "PlayoffGame",
+    "PlayoffMatch",
+    "Round",
+    "StoppaSeat",
+    "StoppaTable",
+    "Table",
+    "new_seed",
+]
