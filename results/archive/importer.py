@@ -1,0 +1,127 @@
+"""The archive's import: rebuild an archived event in one transaction, checking every value as
+it is read, then recompute its standings from the imported results (never copied from the
+file)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import DataError, IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from pegboard.errors import ServiceError
+from tournaments.models import Club, Entry, Event, ForbiddenPair
+
+from .import_games import _import_games
+from .import_records import (
+    _import_audit,
+    _import_bracket,
+    _import_disputes,
+    _import_reports,
+    _import_scoring,
+)
+from .import_setup import _import_settings, _match_format, _players, _target_club
+from .schema import BATCH, MAX_PLAYERS, SCHEMA, VERSION
+from .validate import _Check
+
+
+def import_event(data: Any, club: Club | None = None) -> Event:
+    """Rebuild an archived event (``export_event``'s dict) in ``club`` (by default the
+    archive's club, found by its slug or created), in one transaction; returns the new event
+    with its standings recomputed. Players are matched by ACC number, then by name within the
+    club, and created otherwise. A bad archive is a ServiceError naming the first wrong value;
+    nothing is written then.
+
+    Imports into one club take turns (a lock on the club's row): two imports of one archive
+    at once would otherwise both find a player missing and both create them.
+    """
+    try:
+        with transaction.atomic():
+            return _import(data, club)
+    except UnicodeEncodeError:
+        # Text the checks do not read one by one (the audit's details) may still hold a lone
+        # surrogate; the database refuses it and nothing is written.
+        raise ServiceError(
+            "bad_archive",
+            _("This is not a valid event archive: it holds a character that is not valid Unicode."),
+            field="archive",
+        ) from None
+    except (IntegrityError, DataError):
+        # The checks before each insert name the usual faults; this is the net under them.
+        raise ServiceError(
+            "bad_archive",
+            _("This is not a valid event archive: its values break the database's rules."),
+            field="archive",
+        ) from None
+
+
+def _import(data: Any, club: Club | None) -> Event:
+    check = _Check()
+    data = check.obj(data, "archive")
+    if data.get("schema") != SCHEMA:
+        raise check.bad("schema", _("should be %(schema)s") % {"schema": SCHEMA})
+    if data.get("version") != VERSION:
+        raise ServiceError(
+            "archive_version",
+            _("This archive is version %(found)s; this Pegboard reads version %(version)s.")
+            % {"found": data.get("version"), "version": VERSION},
+            field="archive",
+        )
+    club = _target_club(data, club, check)
+    # Imports into one club take turns: both would find a player missing and both create them.
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    fmt = _match_format(
+        check.obj(data.get("match_point_format"), "match_point_format"), club, check
+    )
+    event = _import_settings(check.obj(data.get("event"), "event"), club, fmt, check)
+    players = _players(data, club, check)
+
+    entry_rows = check.items(data.get("entries"), "entries", limit=MAX_PLAYERS)
+    entries_new = []
+    refs = []
+    for i, row in enumerate(entry_rows):
+        path = f"entries[{i}]"
+        check.obj(row, path)
+        player = check.ref(row, "player", path, players)
+        entries_new.append(
+            Entry(
+                event=event,
+                player=player,
+                checked_in=check.bool(row, "checked_in", path),
+                withdrawn=check.bool(row, "withdrawn", path),
+            )
+        )
+        refs.append(check.new_ref(row, path))
+    if len(set(map(repr, refs))) != len(refs):
+        raise check.bad("entries", _("has two entries with the same ref"))
+    try:
+        with transaction.atomic():
+            created = Entry.objects.bulk_create(entries_new, batch_size=BATCH)
+    except IntegrityError:
+        raise check.bad("entries", _("enter one player twice")) from None
+    entries: dict[Any, Entry] = dict(zip(refs, created, strict=True))
+    ids = {ref: e.pk for ref, e in entries.items()}
+
+    for i, row in enumerate(check.items(data.get("forbidden_pairs", []), "forbidden_pairs")):
+        path = f"forbidden_pairs[{i}]"
+        check.obj(row, path)
+        a, b = sorted((check.ref(row, "a", path, ids), check.ref(row, "b", path, ids)))
+        ForbiddenPair.objects.get_or_create(
+            event=event,
+            entry_a_id=a,
+            entry_b_id=b,
+            defaults={"reason": check.text(row, "reason", path, max_length=120)},
+        )
+
+    tables = _import_games(data, event, ids, check)
+    submissions = _import_reports(data, event, ids, tables, check)
+    _import_audit(data, event, tables, check)
+    _import_disputes(data, event, tables, submissions, check)
+    _import_bracket(data.get("playoff"), event, ids, check)
+    _import_scoring(data, event, ids, check)
+
+    # The standings are computed here, from the imported results: never copied from the file.
+    from scoring.services import recompute_standings
+
+    recompute_standings(event.pk)
+    return event
