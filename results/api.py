@@ -23,6 +23,7 @@ from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.models import GameResult, Table
 
 from . import selectors, services
+from .lifecycle import ReportState
 
 
 class KeyInput(serializers.Serializer):
@@ -80,9 +81,7 @@ class DisputeInput(KeyInput):
 
 
 class OutcomeOutput(serializers.Serializer):
-    state = serializers.ChoiceField(
-        choices=["pending", "to_check", "confirmed", "disputed", "duplicate"]
-    )
+    state = serializers.ChoiceField(choices=[state.value for state in ReportState])
     submission = serializers.IntegerField()
     winner = serializers.IntegerField()
     loser_score = serializers.IntegerField(allow_null=True)
@@ -174,7 +173,11 @@ class ReportView(KeyView):
             )
         except ServiceError as exc:
             _raise(exc)
-        code = status.HTTP_200_OK if outcome.state == "duplicate" else status.HTTP_201_CREATED
+        code = (
+            status.HTTP_200_OK
+            if outcome.state == ReportState.DUPLICATE
+            else status.HTTP_201_CREATED
+        )
         return Response(_outcome(outcome), status=code)
 
 

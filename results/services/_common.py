@@ -11,6 +11,7 @@ from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.services.results import CheckedResult, write_result
 
+from ..lifecycle import UNSETTLED, check_move
 from ..models import Submission
 
 
@@ -76,9 +77,10 @@ def _confirm(
     Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
-    Submission.objects.filter(table=table, status__in=["pending", "disputed", "to_check"]).exclude(
-        pk=chosen.pk
-    ).update(status=Submission.Status.AGREED)
+    Submission.objects.filter(table=table, status__in=UNSETTLED).exclude(pk=chosen.pk).update(
+        status=Submission.Status.AGREED
+    )
+    check_move(chosen.status, Submission.Status.CONFIRMED)
     chosen.status = Submission.Status.CONFIRMED
     try:
         with transaction.atomic():

@@ -27,6 +27,7 @@ from tournaments.services.results import (
     write_results,
 )
 
+from ..lifecycle import UNSETTLED
 from ..models import ImportJob, Submission
 
 
@@ -273,9 +274,9 @@ def _confirm_paper(event: Event, items: list, *, user) -> None:
     Submission.objects.filter(table_id__in=table_ids, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
-    Submission.objects.filter(
-        table_id__in=table_ids, status__in=["pending", "disputed", "to_check"]
-    ).update(status=Submission.Status.AGREED)
+    Submission.objects.filter(table_id__in=table_ids, status__in=UNSETTLED).update(
+        status=Submission.Status.AGREED
+    )
     Submission.objects.bulk_create(
         [
             Submission(

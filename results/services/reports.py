@@ -19,6 +19,7 @@ from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import audit_values, check_result
 
+from ..lifecycle import OPEN, ReportState, check_move
 from ..models import Dispute, Submission
 from ._common import _audit, _confirm, _locked_table
 from .keys import entry_for_key, throttle
@@ -92,7 +93,7 @@ class SubmitOutcome:
     """What a submission did: the stored version and the table's state after it."""
 
     submission: Submission
-    state: str  # "pending", "to_check", "confirmed", "disputed", "duplicate"
+    state: ReportState
     result: GameResult | None = None
 
 
@@ -162,7 +163,7 @@ def submit(
         # sent again when the connection returned (static/js/offline.js), possibly after the
         # opponent confirmed it: the stored version stands. (Once the TD has recorded another
         # result, the old report is refused below, as any report would be.)
-        return SubmitOutcome(latest_mine, "duplicate")
+        return SubmitOutcome(latest_mine, ReportState.DUPLICATE)
     # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
     # changed by the TD with a reason; a player can still flag a dispute.
     if recorded is not None:
@@ -183,30 +184,28 @@ def submit(
 
     opponent_id = next(iter(seats - {entry.pk}))
     theirs = (
-        Submission.objects.filter(
-            table=table, by_entry_id=opponent_id, status__in=["pending", "to_check"]
-        )
+        Submission.objects.filter(table=table, by_entry_id=opponent_id, status__in=OPEN)
         .order_by("-created_at", "-pk")
         .first()
     )
     if theirs is None:
-        return SubmitOutcome(mine, "pending")
+        return SubmitOutcome(mine, ReportState.PENDING)
     if theirs.same_outcome(mine) and event.confirmation == Event.Confirmation.DESK_CHECK:
         # Both keys may have come from one table card: the desk checks before it counts.
         Submission.objects.filter(pk__in=[mine.pk, theirs.pk]).update(
             status=Submission.Status.TO_CHECK
         )
         _audit(event, table, action="to_check", entry=entry, new=audit_values(mine, table))
-        return SubmitOutcome(mine, "to_check")
+        return SubmitOutcome(mine, ReportState.TO_CHECK)
     if theirs.same_outcome(mine):
         return SubmitOutcome(
             mine,
-            "confirmed",
+            ReportState.CONFIRMED,
             _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
         )
     why = reason.strip()[:300] or _("The two players reported different results.")
     _open_dispute(event, table, [mine, theirs], reason=why, entry=entry)
-    return SubmitOutcome(mine, "disputed")
+    return SubmitOutcome(mine, ReportState.DISPUTED)
 
 
 def _stands(result: GameResult, version: Submission) -> bool:
@@ -223,6 +222,7 @@ def _open_dispute(event, table, versions, *, reason: str, entry: Entry) -> Dispu
     """Put the table's versions in dispute, for the TD; the audit names ``entry``, the player
     whose link raised it (a disagreeing report or the dispute button)."""
     for version in versions:
+        check_move(version.status, Submission.Status.DISPUTED)
         version.status = Submission.Status.DISPUTED
         version.save(update_fields=["status"])
     dispute, created = Dispute.objects.get_or_create(
@@ -272,7 +272,7 @@ def confirm_opponent(
     table_id = table.pk if isinstance(table, Table) else table
     locked = _locked_table(entry.event, table_id, player=True)
     theirs = (
-        Submission.objects.filter(table=locked, status="pending")
+        Submission.objects.filter(table=locked, status=Submission.Status.PENDING)
         .exclude(by_entry=entry)
         .select_related("by_entry__player")
         .order_by("-created_at", "-pk")
@@ -313,12 +313,12 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
     locked = _locked_table(entry.event, table_id, player=True)
     if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
         raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
-    if Submission.objects.filter(table=locked, status="confirmed").exists():
+    if Submission.objects.filter(table=locked, status=Submission.Status.CONFIRMED).exists():
         raise ServiceError(
             "already_confirmed",
             _("This game is already confirmed; ask the tournament director to correct it."),
         )
-    versions = list(Submission.objects.filter(table=locked, status="pending"))
+    versions = list(Submission.objects.filter(table=locked, status=Submission.Status.PENDING))
     reason = reason.strip()[:300] or _("%(name)s disputes the reported result.") % {
         "name": entry.player.name
     }
