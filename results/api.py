@@ -23,6 +23,7 @@ from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.models import GameResult, Table
 
 from . import selectors, services
+from .error_codes import ResultsError
 from .lifecycle import ReportState
 
 
@@ -119,15 +120,15 @@ def _table(event_id: int, game: int, number: int) -> Table:
     ).first()
     if table is None:
         raise as_validation_error(
-            ServiceError("unknown_game", "No such game and table.", field="table")
+            ServiceError(ResultsError.UNKNOWN_GAME, "No such game and table.", field="table")
         )
     return table
 
 
 def _raise(exc: ServiceError):
-    if exc.code == "throttled":
+    if exc.code == ResultsError.THROTTLED:
         raise Throttled(detail=exc.message)
-    if exc.code == "unknown_key":
+    if exc.code == ResultsError.UNKNOWN_KEY:
         raise NotFound(exc.message)
     raise as_validation_error(exc)
 

@@ -27,6 +27,7 @@ from tournaments.services.results import (
     write_results,
 )
 
+from ..error_codes import ResultsError
 from ..lifecycle import UNSETTLED
 from ..models import ImportJob, Submission
 
@@ -75,7 +76,7 @@ class BadLines(ServiceError):
         ]
         if len(lines) > self.SHOWN:
             said.append(_("and %(n)s more.") % {"n": len(lines) - self.SHOWN})
-        super().__init__("bad_csv", "\n".join([head, *said]), field="file")
+        super().__init__(ResultsError.BAD_CSV, "\n".join([head, *said]), field="file")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +136,7 @@ def _read_paper_lines(
     needed = {"game", "table", "player", "result", "spread"}
     if reader.fieldnames is None or not needed.issubset(reader.fieldnames):
         raise ServiceError(
-            "bad_csv",
+            ResultsError.BAD_CSV,
             _("The CSV needs the columns: game, table, player, result, spread."),
             field="file",
         )
@@ -147,7 +148,7 @@ def _read_paper_lines(
         for number, row in enumerate(reader, start=2):
             if number > MAX_IMPORT_LINES:
                 raise ServiceError(
-                    "bad_csv",
+                    ResultsError.BAD_CSV,
                     _("The CSV has more than %(n)s lines.") % {"n": MAX_IMPORT_LINES},
                     field="file",
                 )
@@ -164,7 +165,7 @@ def _read_paper_lines(
     if bad:
         raise BadLines(bad)
     if not lines:
-        raise ServiceError("bad_csv", _("The CSV has no lines to import."), field="file")
+        raise ServiceError(ResultsError.BAD_CSV, _("The CSV has no lines to import."), field="file")
     return lines
 
 

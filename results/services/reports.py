@@ -8,7 +8,6 @@ confirmed version is a database constraint, not a convention.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import audit_values, check_result
 
+from ..error_codes import ResultsError
 from ..lifecycle import OPEN, ReportState, check_move
 from ..models import Dispute, Submission
 from ._common import _audit, _confirm, _locked_table
@@ -31,7 +31,7 @@ class RecordError(ServiceError):
     ``phase``, ``event``, ...), so a form can show each beside the deal and card it concerns."""
 
     def __init__(self, message: str, problems: list[dict]) -> None:
-        super().__init__("bad_record", message, field="record")
+        super().__init__(ResultsError.BAD_RECORD, message, field="record")
         self.problems = problems
 
 
@@ -50,12 +50,14 @@ def _check_record(record, *, strict: bool = False) -> dict | None:
         return None
     if not isinstance(record, dict):
         raise ServiceError(
-            "bad_record", _("The game record must be a JSON object."), field="record"
+            ResultsError.BAD_RECORD, _("The game record must be a JSON object."), field="record"
         )
     if "claims" in record and "deals" not in record:
         claims = record["claims"]
         if not isinstance(claims, list) or not claims:
-            raise ServiceError("bad_record", _("Claims must be a list of counts."), field="record")
+            raise ServiceError(
+                ResultsError.BAD_RECORD, _("Claims must be a list of counts."), field="record"
+            )
         checks = []
         for i, claim in enumerate(claims, start=1):
             try:
@@ -72,7 +74,7 @@ def _check_record(record, *, strict: bool = False) -> dict | None:
                 # no number is named by Python (the field or the value)
                 error = describe_error(exc) if isinstance(exc, CribbageError) else exc
                 raise ServiceError(
-                    "bad_record",
+                    ResultsError.BAD_RECORD,
                     _("Count %(n)s: %(error)s") % {"n": i, "error": error},
                     field="record",
                 ) from None
@@ -128,9 +130,13 @@ def submit(
     event = table.round.event  # read under the lock: a finished event takes no report
     seats = {table.seat_a_id, table.seat_b_id} - {None}
     if entry.pk not in seats:
-        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+        raise ServiceError(
+            ResultsError.NOT_YOUR_GAME, _("You did not play at this table."), field="table"
+        )
     if table.seat_b_id is None:
-        raise ServiceError("bye_table", _("A bye has no result to report."), field="table")
+        raise ServiceError(
+            ResultsError.BYE_TABLE, _("A bye has no result to report."), field="table"
+        )
     # The one check every result takes; the confirmation below writes what it checked.
     checked = check_result(
         event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
@@ -168,11 +174,11 @@ def submit(
     # changed by the TD with a reason; a player can still flag a dispute.
     if recorded is not None:
         raise ServiceError(
-            "already_confirmed",
+            ResultsError.ALREADY_CONFIRMED,
             _("This game is already confirmed; ask the tournament director to correct it."),
         )
     if Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
-        raise ServiceError("in_dispute", _("This game is with the tournament director."))
+        raise ServiceError(ResultsError.IN_DISPUTE, _("This game is with the tournament director."))
 
     if latest_mine is not None:
         latest_mine.status = Submission.Status.SUPERSEDED
@@ -237,12 +243,13 @@ def _open_dispute(event, table, versions, *, reason: str, entry: Entry) -> Dispu
     return dispute
 
 
-class ConfirmRefusal(StrEnum):
-    """Why a confirmation is refused: the codes the page and the API answer with."""
+class ConfirmRefusal:
+    """Why a confirmation is refused: the codes (of :class:`ResultsError`) the page and the
+    API answer with."""
 
-    UNNAMED = "confirmation_unnamed"  # neither the version nor the values were named
-    NOTHING = "nothing_to_confirm"  # the opponent has no report waiting
-    CHANGED = "report_changed"  # the opponent changed the report since the player saw it
+    UNNAMED = ResultsError.CONFIRMATION_UNNAMED  # neither the version nor the values were named
+    NOTHING = ResultsError.NOTHING_TO_CONFIRM  # the opponent has no report waiting
+    CHANGED = ResultsError.REPORT_CHANGED  # the opponent changed the report since it was seen
 
 
 @transaction.atomic
@@ -312,10 +319,12 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
     table_id = table.pk if isinstance(table, Table) else table
     locked = _locked_table(entry.event, table_id, player=True)
     if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
-        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+        raise ServiceError(
+            ResultsError.NOT_YOUR_GAME, _("You did not play at this table."), field="table"
+        )
     if Submission.objects.filter(table=locked, status=Submission.Status.CONFIRMED).exists():
         raise ServiceError(
-            "already_confirmed",
+            ResultsError.ALREADY_CONFIRMED,
             _("This game is already confirmed; ask the tournament director to correct it."),
         )
     versions = list(Submission.objects.filter(table=locked, status=Submission.Status.PENDING))

@@ -57,3 +57,20 @@ def test_the_states_keep_their_json_strings():
     ]
     assert TableState.WAITING == "waiting"
     assert f"{ReportState.TO_CHECK}" == "to_check"
+
+
+def test_every_code_the_results_app_raises_is_declared():
+    import re
+    from pathlib import Path
+
+    from results.error_codes import ResultsError
+
+    root = Path(__file__).resolve().parents[2] / "results"
+    bare = [
+        (str(path), code)
+        for path in root.rglob("*.py")
+        if "migrations" not in path.parts
+        for code in re.findall(r"ServiceError\(\s*\"([a-z_]+)\"", path.read_text())
+    ]
+    assert bare == []
+    assert ResultsError.REPORT_CHANGED == "report_changed"
