@@ -23,6 +23,8 @@ from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.models import GameResult, Table
 
 from . import selectors, services
+from .error_codes import ResultsError
+from .lifecycle import ReportState
 
 
 class KeyInput(serializers.Serializer):
@@ -80,9 +82,7 @@ class DisputeInput(KeyInput):
 
 
 class OutcomeOutput(serializers.Serializer):
-    state = serializers.ChoiceField(
-        choices=["pending", "to_check", "confirmed", "disputed", "duplicate"]
-    )
+    state = serializers.ChoiceField(choices=[state.value for state in ReportState])
     submission = serializers.IntegerField()
     winner = serializers.IntegerField()
     loser_score = serializers.IntegerField(allow_null=True)
@@ -120,15 +120,15 @@ def _table(event_id: int, game: int, number: int) -> Table:
     ).first()
     if table is None:
         raise as_validation_error(
-            ServiceError("unknown_game", "No such game and table.", field="table")
+            ServiceError(ResultsError.UNKNOWN_GAME, "No such game and table.", field="table")
         )
     return table
 
 
 def _raise(exc: ServiceError):
-    if exc.code == "throttled":
+    if exc.code == ResultsError.THROTTLED:
         raise Throttled(detail=exc.message)
-    if exc.code == "unknown_key":
+    if exc.code == ResultsError.UNKNOWN_KEY:
         raise NotFound(exc.message)
     raise as_validation_error(exc)
 
@@ -174,7 +174,11 @@ class ReportView(KeyView):
             )
         except ServiceError as exc:
             _raise(exc)
-        code = status.HTTP_200_OK if outcome.state == "duplicate" else status.HTTP_201_CREATED
+        code = (
+            status.HTTP_200_OK
+            if outcome.state == ReportState.DUPLICATE
+            else status.HTTP_201_CREATED
+        )
         return Response(_outcome(outcome), status=code)
 
 

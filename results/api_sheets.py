@@ -21,6 +21,7 @@ from tournaments.models import StoppaTable
 
 from . import services
 from .api import KeyView, _raise
+from .error_codes import ResultsError
 from .models import NetSheet
 
 
@@ -71,7 +72,7 @@ def _table(event_id: int, session: int, number: int) -> StoppaTable:
     ).first()
     if table is None:
         raise as_validation_error(
-            ServiceError("unknown_table", "No such session and table.", field="table")
+            ServiceError(ResultsError.UNKNOWN_TABLE, "No such session and table.", field="table")
         )
     return table
 
@@ -88,7 +89,9 @@ class NetsView(KeyView):
         for row in v["nets"]:
             if row["entry"] in nets:
                 raise as_validation_error(
-                    ServiceError("duplicate_entry", "A player is listed twice.", field="nets")
+                    ServiceError(
+                        ResultsError.DUPLICATE_ENTRY, "A player is listed twice.", field="nets"
+                    )
                 )
             nets[row["entry"]] = row["net"]
         try:

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .lifecycle import SubmissionStatus
+
 
 def new_key() -> str:
     """A private link key: 24 random bytes, URL-safe (no account needed, unguessable)."""
@@ -71,13 +73,8 @@ class Submission(models.Model):
         SCOREKEEPER = "scorekeeper", _("Scorekeeper")
         PAPER = "paper", _("Paper card")
 
-    class Status(models.TextChoices):
-        PENDING = "pending", _("Waiting for the opponent")
-        CONFIRMED = "confirmed", _("Confirmed")
-        AGREED = "agreed", _("Agreed (the other version was confirmed)")
-        DISPUTED = "disputed", _("Disputed")
-        SUPERSEDED = "superseded", _("Superseded")
-        TO_CHECK = "to_check", _("Agreed; waiting for the TD's check")
+    # The states and their allowed moves are declared in results.lifecycle.
+    Status = SubmissionStatus
 
     table = models.ForeignKey(
         "tournaments.Table",
@@ -125,7 +122,7 @@ class Submission(models.Model):
             # The rule itself, in the database: a game has at most one confirmed version.
             models.UniqueConstraint(
                 fields=["table"],
-                condition=models.Q(status="confirmed"),
+                condition=models.Q(status=SubmissionStatus.CONFIRMED),
                 name="one_confirmed_submission_per_table",
             )
         ]

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.http import Http404
 
-from tournaments.hooks import DeskMarks
+from tournaments.hooks import DeskMark, DeskMarks
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Table
 from tournaments.selectors import clubs_directed_by
 
+from .lifecycle import OPEN, POLLED_TABLE_STATES, TableState
 from .models import Dispute, Scorekeeper, Submission
 
 
@@ -66,9 +67,8 @@ def my_games(entry: Entry) -> list[Table]:
     )
 
 
-# What the player's page shows for the current table. Only the open states are polled: a
-# confirmed or disputed game changes only by the TD's hand, and the page stops asking.
-POLLED_STATES = frozenset({"report", "waiting", "confirm", "to_check"})
+# What the player's page shows for the current table (see results.lifecycle).
+POLLED_STATES = POLLED_TABLE_STATES
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,7 @@ class PlayerTable:
     a 204 while it still holds.
     """
 
-    state: str
+    state: TableState
     table: Table | None = None
     opponent: Entry | None = None
     mine: Submission | None = None
@@ -113,29 +113,29 @@ def player_table(entry: Entry) -> PlayerTable:
     """The entry's current game and where its result stands (three queries)."""
     table = current_table(entry)
     if table is None:
-        return PlayerTable("none")
+        return PlayerTable(TableState.NONE)
     if table.seat_b_id is None:
-        return PlayerTable("bye", table)
+        return PlayerTable(TableState.BYE, table)
     opponent = table.seat_b if table.seat_a_id == entry.pk else table.seat_a
     found = versions(table)
     result = getattr(table, "result", None)
     dispute = getattr(table, "dispute", None)
     common = {"table": table, "opponent": opponent, "versions": tuple(found)}
     if result is not None:
-        return PlayerTable("confirmed", **common, result=result, dispute=dispute)
+        return PlayerTable(TableState.CONFIRMED, **common, result=result, dispute=dispute)
     if dispute is not None and dispute.is_open:
-        return PlayerTable("disputed", **common, dispute=dispute)
-    open_versions = [v for v in found if v.status in ("pending", "to_check")]
+        return PlayerTable(TableState.DISPUTED, **common, dispute=dispute)
+    open_versions = [v for v in found if v.status in OPEN]
     mine = next((v for v in reversed(open_versions) if v.by_entry_id == entry.pk), None)
     theirs = next((v for v in reversed(open_versions) if v.by_entry_id == opponent.pk), None)
-    if any(v.status == "to_check" for v in open_versions):
-        state = "to_check"
+    if any(v.status == Submission.Status.TO_CHECK for v in open_versions):
+        state = TableState.TO_CHECK
     elif mine is not None:
-        state = "waiting"
+        state = TableState.WAITING
     elif theirs is not None:
-        state = "confirm"
+        state = TableState.CONFIRM
     else:
-        state = "report"
+        state = TableState.REPORT
     return PlayerTable(state, **common, mine=mine, theirs=theirs)
 
 
@@ -251,21 +251,21 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
         .values_list("table_id", flat=True)
         .distinct()
     )
-    tables: dict[int, str] = {}
+    tables: dict[int, DeskMark] = {}
     if round_id is not None:
         for table_id, status, source in Submission.objects.filter(
             table__round_id=round_id
         ).values_list("table_id", "status", "source"):
             if status == Submission.Status.PENDING:
-                tables.setdefault(table_id, "waiting")
+                tables.setdefault(table_id, DeskMark.WAITING)
             elif (
                 status == Submission.Status.CONFIRMED and source == Submission.Source.PLAYER
             ) or status == Submission.Status.AGREED:
-                tables[table_id] = "players"
+                tables[table_id] = DeskMark.PLAYERS
         for table_id in to_check:
-            tables[table_id] = "to_check"
+            tables[table_id] = DeskMark.TO_CHECK
         for table_id in disputed:
-            tables[table_id] = "disputed"
+            tables[table_id] = DeskMark.DISPUTED
     reports: dict[int, dict] = {}
     if round_id is not None:
         pending = (

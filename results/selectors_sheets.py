@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from tournaments.hooks import ReportedNets
 from tournaments.models import Entry, Round, StoppaSeat, StoppaTable
 
+from .lifecycle import POLLED_SEAT_STATES, SeatState
 from .models import NetSheet
 
 # The open states are polled: the sheet changes at the other players' phones.
-POLLED_STATES = frozenset({"report", "waiting", "confirm"})
+POLLED_STATES = POLLED_SEAT_STATES
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ class PlayerSeat:
     ``confirm`` (a sheet waits for the player's confirmation) or ``recorded``.
     """
 
-    state: str
+    state: SeatState
     table: StoppaTable | None = None
     seat: int | None = None
     seats: tuple[StoppaSeat, ...] = ()
@@ -98,26 +99,26 @@ def player_seat(entry: Entry) -> PlayerSeat:
         .first()
     )
     if mine is None:
-        return PlayerSeat("none")
+        return PlayerSeat(SeatState.NONE)
     table = mine.table
     sessions = _sessions(entry)
     common = {"table": table, "seat": mine.position, "sessions": sessions}
     seats = tuple(table.seats.select_related("entry__player").order_by("position"))
     if table.sitting_out:
-        return PlayerSeat("sitting_out", **common)
+        return PlayerSeat(SeatState.SITTING_OUT, **common)
     if table.has_result:
-        return PlayerSeat("recorded", **common, seats=seats)
+        return PlayerSeat(SeatState.RECORDED, **common, seats=seats)
     sheet = (
         NetSheet.objects.filter(table=table, status=NetSheet.Status.OPEN)
         .select_related("by_entry__player")
         .first()
     )
     if sheet is None:
-        state = "report"
+        state = SeatState.REPORT
     elif entry.pk in sheet.confirmed_by:
-        state = "waiting"
+        state = SeatState.WAITING
     else:
-        state = "confirm"
+        state = SeatState.CONFIRM
     return PlayerSeat(state, **common, seats=seats, sheet=sheet)
 
 

@@ -20,6 +20,7 @@ from tournaments import selectors as tournament_selectors
 from tournaments.kinds import ResultShape
 
 from . import reviews, selectors, selectors_sheets, services, views_sheets
+from .error_codes import ResultsError
 from .forms import DealFormSet, DisputeForm, ImportForm, PlayerReportForm, RulingForm
 from .models import ImportJob, PrintJob
 
@@ -127,7 +128,7 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
     if deals is not None and deals.is_bound:
         if not deals.is_valid():
             raise ServiceError(
-                "bad_record",
+                ResultsError.BAD_RECORD,
                 _("Some of the record is not right: see the deals below."),
                 field="record",
             )
@@ -140,7 +141,7 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
         )
         if built is not None and record is not None:
             raise ServiceError(
-                "bad_record",
+                ResultsError.BAD_RECORD,
                 _("Enter the record deal by deal or paste it, not both."),
                 field="record",
             )

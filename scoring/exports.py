@@ -41,7 +41,7 @@ from tournaments.models import (
 )
 
 from .models import Season
-from .selectors import placed_standings
+from .selectors import placed_standings, standings_public
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 WHATS = ("standings", "results", "seating", "bracket")
@@ -436,7 +436,7 @@ def event_export(
     """One of the exports of ``WHATS`` for ``event``. The public (``director=False``) sees
     released games only and no standings the TD has not published."""
     if what == "standings":
-        if not director and not event.standings_published:
+        if not director and not standings_public(event):
             raise ExportUnavailable(_("The standings of this event are not published."))
         return standings_export(event, after_game)
     if what == "results":

@@ -208,16 +208,21 @@ def with_movement(event_id: int, rows: list[Standing]) -> list[Standing]:
     return rows
 
 
+def standings_public(event: Event) -> bool:
+    """The publication rule, asked by every public reader of standings (the public page and
+    its projector, the exports, the API): may the public see ``event``'s standings? Once the
+    event is past its draft (and not cancelled) and its TD has published them."""
+    return event.status not in PRIVATE_STATUSES and event.standings_published
+
+
 def standings_event(user: UserLike, event_id: int) -> Event | None:
-    """The event whose standings ``user`` may read: the event's TD always, anyone else once
-    the event is public and its standings are published; None otherwise."""
+    """The event whose standings ``user`` may read: the event's TD always, anyone else when
+    :func:`standings_public` says so; None otherwise."""
     event = tournament_selectors.events_directed_by(user).filter(pk=event_id).first()
     if event is None:
-        event = (
-            tournament_selectors.public_events()
-            .filter(pk=event_id, standings_published=True)
-            .first()
-        )
+        event = tournament_selectors.public_events().filter(pk=event_id).first()
+        if event is not None and not standings_public(event):
+            return None
     return event
 
 

@@ -30,6 +30,7 @@ from .selectors import (
     entrants_and_no_shows,
     games_with_snapshots,
     seating_version,
+    standings_public,
     standings_version,
     standings_with_movement,
 )
@@ -48,6 +49,7 @@ def _standings_context(
     entrants, absent = entrants_and_no_shows(event.pk, after_game)
     return {
         "event": event,
+        "standings_public": standings_public(event),
         "standings": standings_with_movement(event.pk, after_game, limit=top, find=find),
         "standings_total": entrants,
         "no_shows": absent,
@@ -229,6 +231,7 @@ def event_public(request: HttpRequest, event_id: int) -> HttpResponse:
         "seating_html": _seating_html(request, event.pk, event),
         "bracket": selectors.event_bracket(event),
         "public": True,
+        "standings_public": standings_public(event),
         # the club's seasons this event's date falls in: a spectator's way to the club
         "event_seasons": Season.objects.filter(
             club_id=event.club_id, start__lte=event.date, end__gte=event.date

@@ -20,6 +20,7 @@ from . import exports
 from .models import Season, Standing, StandingsSnapshot
 from .places import final_places_for
 from .seasons import season_events
+from .selectors import standings_public
 
 
 def _number(request: HttpRequest, name: str) -> int | None:
@@ -127,7 +128,7 @@ def club_archive_context(club: Club) -> dict:
         .filter(club=club, status=Event.Status.FINISHED)
         .order_by("-date", "name")
     )
-    published = [e.pk for e in events if e.standings_published]
+    published = [e.pk for e in events if standings_public(e)]
     places = final_places_for(published)
     moved = [entry for p in places.values() for entry in p.moved]
     podium: dict[int, list[Standing]] = {}

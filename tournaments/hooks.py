@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from django.db.models import F
 from django.dispatch import Signal
@@ -107,19 +108,26 @@ def current_ranking(event_id: int) -> list[RankedEntry]:
 # --- The results desk's marks on the TD's pages --------------------------------------------------
 
 
+class DeskMark(StrEnum):
+    """A table's state at the results desk, as the marks on the TD's game page show it."""
+
+    DISPUTED = "disputed"  # the players' versions disagree
+    TO_CHECK = "to_check"  # two agreeing reports wait for the desk's check
+    WAITING = "waiting"  # one player reported; the opponent has not confirmed yet
+    PLAYERS = "players"  # the result stands on the players' own reports
+
+
 @dataclass(frozen=True, slots=True)
 class DeskMarks:
     """What the results desk holds for an event, for the badges and marks on the TD's pages.
 
-    ``tables`` maps a table's id to its state at the desk: ``"disputed"`` (the players'
-    versions disagree), ``"to_check"`` (two agreeing reports wait for the desk's check),
-    ``"waiting"`` (one player reported; the opponent has not confirmed yet) or ``"players"``
-    (the result stands on the players' own reports).
+    ``tables`` maps a table's id to its :class:`DeskMark` (disputed, to check, waiting for
+    the opponent, or standing on the players' own reports).
     """
 
     disputes: int = 0
     to_check: int = 0
-    tables: dict[int, str] | None = None
+    tables: dict[int, DeskMark] | None = None
     # A table's pending player report, to accept from the game page: "version" (its id),
     # "by" (who reported), "winner" (the winner's name), "loser_score", "forfeit".
     reports: dict[int, dict] | None = None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments.models import Club, Entry, Event, ForbiddenPair
 
+from ..error_codes import ResultsError
 from .import_games import _import_games
 from .import_records import (
     _import_audit,
@@ -42,14 +43,14 @@ def import_event(data: Any, club: Club | None = None) -> Event:
         # Text the checks do not read one by one (the audit's details) may still hold a lone
         # surrogate; the database refuses it and nothing is written.
         raise ServiceError(
-            "bad_archive",
+            ResultsError.BAD_ARCHIVE,
             _("This is not a valid event archive: it holds a character that is not valid Unicode."),
             field="archive",
         ) from None
     except (IntegrityError, DataError):
         # The checks before each insert name the usual faults; this is the net under them.
         raise ServiceError(
-            "bad_archive",
+            ResultsError.BAD_ARCHIVE,
             _("This is not a valid event archive: its values break the database's rules."),
             field="archive",
         ) from None
@@ -62,7 +63,7 @@ def _import(data: Any, club: Club | None) -> Event:
         raise check.bad("schema", _("should be %(schema)s") % {"schema": SCHEMA})
     if data.get("version") != VERSION:
         raise ServiceError(
-            "archive_version",
+            ResultsError.ARCHIVE_VERSION,
             _("This archive is version %(found)s; this Pegboard reads version %(version)s.")
             % {"found": data.get("version"), "version": VERSION},
             field="archive",

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
 
+from ..error_codes import ResultsError
 from .schema import MAX_ARCHIVE_BYTES, MAX_PLAYERS
 
 
@@ -26,7 +27,7 @@ def parse_archive(raw: bytes | str) -> Any:
     """
     if len(raw) > MAX_ARCHIVE_BYTES:
         raise ServiceError(
-            "archive_too_large",
+            ResultsError.ARCHIVE_TOO_LARGE,
             _("The file is over %(mb)s MB, the limit for an event archive.")
             % {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)},
             field="archive",
@@ -36,7 +37,7 @@ def parse_archive(raw: bytes | str) -> Any:
         return json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ServiceError(
-            "bad_archive", _("The file is not JSON (UTF-8)."), field="archive"
+            ResultsError.BAD_ARCHIVE, _("The file is not JSON (UTF-8)."), field="archive"
         ) from None
 
 
@@ -46,7 +47,7 @@ class _Check:
 
     def bad(self, path: str, what: str) -> ServiceError:
         return ServiceError(
-            "bad_archive",
+            ResultsError.BAD_ARCHIVE,
             _("This is not a valid event archive: %(path)s %(what)s.")
             % {"path": path, "what": what},
             field="archive",

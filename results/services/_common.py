@@ -11,6 +11,8 @@ from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.services.results import CheckedResult, write_result
 
+from ..error_codes import ResultsError
+from ..lifecycle import UNSETTLED, check_move
 from ..models import Submission
 
 
@@ -53,7 +55,9 @@ def _locked_table(event: Event, table_id: int, *, player: bool = False) -> Table
         .first()
     )
     if table is None:
-        raise ServiceError("unknown_game", _("There is no such game in this event."), field="table")
+        raise ServiceError(
+            ResultsError.UNKNOWN_GAME, _("There is no such game in this event."), field="table"
+        )
     # The event as read under its lock (status, format), for the checks that follow.
     table.round.event = locked
     return table
@@ -76,15 +80,18 @@ def _confirm(
     Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
-    Submission.objects.filter(table=table, status__in=["pending", "disputed", "to_check"]).exclude(
-        pk=chosen.pk
-    ).update(status=Submission.Status.AGREED)
+    Submission.objects.filter(table=table, status__in=UNSETTLED).exclude(pk=chosen.pk).update(
+        status=Submission.Status.AGREED
+    )
+    check_move(chosen.status, Submission.Status.CONFIRMED)
     chosen.status = Submission.Status.CONFIRMED
     try:
         with transaction.atomic():
             chosen.save(update_fields=["status"])
     except IntegrityError:
-        raise ServiceError("already_confirmed", _("This game was confirmed meanwhile.")) from None
+        raise ServiceError(
+            ResultsError.ALREADY_CONFIRMED, _("This game was confirmed meanwhile.")
+        ) from None
     if checked is not None:  # checked in this transaction already, under the same locks
         return write_result(
             event, table, checked, user=user, action=action, actor=_actor(entry, user)
@@ -107,7 +114,9 @@ def _td_submission(event, table, *, winner, loser_score, forfeit, user, source) 
     winner_id = winner.pk if isinstance(winner, Entry) else winner
     if winner_id not in seats:
         raise ServiceError(
-            "winner_not_at_table", _("The winner must be one of the two players."), field="winner"
+            ResultsError.WINNER_NOT_AT_TABLE,
+            _("The winner must be one of the two players."),
+            field="winner",
         )
     return Submission.objects.create(
         table=table,

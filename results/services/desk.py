@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 
+from ..error_codes import ResultsError
 from ..models import Dispute, PrintJob, Submission
 from ._common import _confirm, _locked_table, _td_submission
 
@@ -25,7 +26,9 @@ def check_agreed(event: Event, *, table: Table | int, user) -> GameResult:
         .first()
     )
     if agreed is None:
-        raise ServiceError("nothing_to_check", _("This game has no agreeing reports to check."))
+        raise ServiceError(
+            ResultsError.NOTHING_TO_CHECK, _("This game has no agreeing reports to check.")
+        )
     return _confirm(event, locked, agreed, action="checked", user=user)
 
 
@@ -48,17 +51,21 @@ def rule(
     # with a reason), so a scorekeeper at the desk cannot overturn a confirmed game.
     if not Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
         raise ServiceError(
-            "not_disputed",
+            ResultsError.NOT_DISPUTED,
             _("This game is not in dispute: a TD corrects a recorded result, with a reason."),
         )
     if submission is not None:
         sub_id = submission.pk if isinstance(submission, Submission) else submission
         chosen = Submission.objects.filter(pk=sub_id, table=table).first()
         if chosen is None:
-            raise ServiceError("unknown_submission", _("That version is not one of this table's."))
+            raise ServiceError(
+                ResultsError.UNKNOWN_SUBMISSION, _("That version is not one of this table's.")
+            )
     else:
         if winner is None:
-            raise ServiceError("winner_required", _("Choose the winner."), field="winner")
+            raise ServiceError(
+                ResultsError.WINNER_REQUIRED, _("Choose the winner."), field="winner"
+            )
         chosen = _td_submission(
             event,
             table,
@@ -88,11 +95,13 @@ def correct(
 ) -> GameResult:
     """A TD's correction of a confirmed result, with its reason (old and new are logged)."""
     if not reason or not reason.strip():
-        raise ServiceError("reason_required", _("A correction needs a reason."), field="reason")
+        raise ServiceError(
+            ResultsError.REASON_REQUIRED, _("A correction needs a reason."), field="reason"
+        )
     table_id = table.pk if isinstance(table, Table) else table
     table = _locked_table(event, table_id)
     if not GameResult.objects.filter(table=table).exists():
-        raise ServiceError("nothing_to_correct", _("This game has no result yet."))
+        raise ServiceError(ResultsError.NOTHING_TO_CORRECT, _("This game has no result yet."))
     chosen = _td_submission(
         event,
         table,
@@ -128,7 +137,7 @@ def accept_report(
     table_id = table.pk if isinstance(table, Table) else table
     table = _locked_table(event, table_id)
     if GameResult.objects.filter(table=table).exists():
-        raise ServiceError("already_confirmed", _("This game already has a result."))
+        raise ServiceError(ResultsError.ALREADY_CONFIRMED, _("This game already has a result."))
     theirs = (
         Submission.objects.filter(table=table, status=Submission.Status.PENDING)
         .select_related("by_entry__player")
@@ -136,11 +145,14 @@ def accept_report(
         .first()
     )
     if theirs is None:
-        raise ServiceError("nothing_to_confirm", _("No player report waits at this table."))
+        raise ServiceError(
+            ResultsError.NOTHING_TO_CONFIRM, _("No player report waits at this table.")
+        )
     version_id = version.pk if isinstance(version, Submission) else version
     if theirs.pk != version_id:
         name = theirs.by_entry.player.name if theirs.by_entry else "?"
         raise ServiceError(
-            "report_changed", _("%(name)s changed the report: check it again.") % {"name": name}
+            ResultsError.REPORT_CHANGED,
+            _("%(name)s changed the report: check it again.") % {"name": name},
         )
     return _confirm(event, table, theirs, action="accepted", user=user)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments.models import Entry
 
+from ..error_codes import ResultsError
 from ..models import PlayerKey
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,9 @@ def entry_for_key(key: str) -> Entry:
         .first()
     )
     if found is None:
-        raise ServiceError("unknown_key", _("This link is not valid. Ask the tournament director."))
+        raise ServiceError(
+            ResultsError.UNKNOWN_KEY, _("This link is not valid. Ask the tournament director.")
+        )
     return found.entry
 
 
@@ -67,7 +70,8 @@ def throttle(key: str) -> None:
         return
     if count > SUBMISSIONS_PER_MINUTE:
         raise ServiceError(
-            "throttled", _("Too many submissions from this link; wait a minute and try again.")
+            ResultsError.THROTTLED,
+            _("Too many submissions from this link; wait a minute and try again."),
         )
 
 

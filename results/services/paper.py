@@ -27,6 +27,8 @@ from tournaments.services.results import (
     write_results,
 )
 
+from ..error_codes import ResultsError
+from ..lifecycle import UNSETTLED
 from ..models import ImportJob, Submission
 
 
@@ -74,7 +76,7 @@ class BadLines(ServiceError):
         ]
         if len(lines) > self.SHOWN:
             said.append(_("and %(n)s more.") % {"n": len(lines) - self.SHOWN})
-        super().__init__("bad_csv", "\n".join([head, *said]), field="file")
+        super().__init__(ResultsError.BAD_CSV, "\n".join([head, *said]), field="file")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ def _read_paper_lines(
     needed = {"game", "table", "player", "result", "spread"}
     if reader.fieldnames is None or not needed.issubset(reader.fieldnames):
         raise ServiceError(
-            "bad_csv",
+            ResultsError.BAD_CSV,
             _("The CSV needs the columns: game, table, player, result, spread."),
             field="file",
         )
@@ -146,7 +148,7 @@ def _read_paper_lines(
         for number, row in enumerate(reader, start=2):
             if number > MAX_IMPORT_LINES:
                 raise ServiceError(
-                    "bad_csv",
+                    ResultsError.BAD_CSV,
                     _("The CSV has more than %(n)s lines.") % {"n": MAX_IMPORT_LINES},
                     field="file",
                 )
@@ -163,7 +165,7 @@ def _read_paper_lines(
     if bad:
         raise BadLines(bad)
     if not lines:
-        raise ServiceError("bad_csv", _("The CSV has no lines to import."), field="file")
+        raise ServiceError(ResultsError.BAD_CSV, _("The CSV has no lines to import."), field="file")
     return lines
 
 
@@ -273,9 +275,9 @@ def _confirm_paper(event: Event, items: list, *, user) -> None:
     Submission.objects.filter(table_id__in=table_ids, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
     )
-    Submission.objects.filter(
-        table_id__in=table_ids, status__in=["pending", "disputed", "to_check"]
-    ).update(status=Submission.Status.AGREED)
+    Submission.objects.filter(table_id__in=table_ids, status__in=UNSETTLED).update(
+        status=Submission.Status.AGREED
+    )
     Submission.objects.bulk_create(
         [
             Submission(

@@ -8,7 +8,6 @@ confirmed version is a database constraint, not a convention.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -19,6 +18,8 @@ from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import audit_values, check_result
 
+from ..error_codes import ResultsError
+from ..lifecycle import OPEN, ReportState, check_move
 from ..models import Dispute, Submission
 from ._common import _audit, _confirm, _locked_table
 from .keys import entry_for_key, throttle
@@ -30,7 +31,7 @@ class RecordError(ServiceError):
     ``phase``, ``event``, ...), so a form can show each beside the deal and card it concerns."""
 
     def __init__(self, message: str, problems: list[dict]) -> None:
-        super().__init__("bad_record", message, field="record")
+        super().__init__(ResultsError.BAD_RECORD, message, field="record")
         self.problems = problems
 
 
@@ -49,12 +50,14 @@ def _check_record(record, *, strict: bool = False) -> dict | None:
         return None
     if not isinstance(record, dict):
         raise ServiceError(
-            "bad_record", _("The game record must be a JSON object."), field="record"
+            ResultsError.BAD_RECORD, _("The game record must be a JSON object."), field="record"
         )
     if "claims" in record and "deals" not in record:
         claims = record["claims"]
         if not isinstance(claims, list) or not claims:
-            raise ServiceError("bad_record", _("Claims must be a list of counts."), field="record")
+            raise ServiceError(
+                ResultsError.BAD_RECORD, _("Claims must be a list of counts."), field="record"
+            )
         checks = []
         for i, claim in enumerate(claims, start=1):
             try:
@@ -71,7 +74,7 @@ def _check_record(record, *, strict: bool = False) -> dict | None:
                 # no number is named by Python (the field or the value)
                 error = describe_error(exc) if isinstance(exc, CribbageError) else exc
                 raise ServiceError(
-                    "bad_record",
+                    ResultsError.BAD_RECORD,
                     _("Count %(n)s: %(error)s") % {"n": i, "error": error},
                     field="record",
                 ) from None
@@ -92,7 +95,7 @@ class SubmitOutcome:
     """What a submission did: the stored version and the table's state after it."""
 
     submission: Submission
-    state: str  # "pending", "to_check", "confirmed", "disputed", "duplicate"
+    state: ReportState
     result: GameResult | None = None
 
 
@@ -127,9 +130,13 @@ def submit(
     event = table.round.event  # read under the lock: a finished event takes no report
     seats = {table.seat_a_id, table.seat_b_id} - {None}
     if entry.pk not in seats:
-        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
+        raise ServiceError(
+            ResultsError.NOT_YOUR_GAME, _("You did not play at this table."), field="table"
+        )
     if table.seat_b_id is None:
-        raise ServiceError("bye_table", _("A bye has no result to report."), field="table")
+        raise ServiceError(
+            ResultsError.BYE_TABLE, _("A bye has no result to report."), field="table"
+        )
     # The one check every result takes; the confirmation below writes what it checked.
     checked = check_result(
         event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
@@ -162,16 +169,16 @@ def submit(
         # sent again when the connection returned (static/js/offline.js), possibly after the
         # opponent confirmed it: the stored version stands. (Once the TD has recorded another
         # result, the old report is refused below, as any report would be.)
-        return SubmitOutcome(latest_mine, "duplicate")
+        return SubmitOutcome(latest_mine, ReportState.DUPLICATE)
     # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
     # changed by the TD with a reason; a player can still flag a dispute.
     if recorded is not None:
         raise ServiceError(
-            "already_confirmed",
+            ResultsError.ALREADY_CONFIRMED,
             _("This game is already confirmed; ask the tournament director to correct it."),
         )
     if Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
-        raise ServiceError("in_dispute", _("This game is with the tournament director."))
+        raise ServiceError(ResultsError.IN_DISPUTE, _("This game is with the tournament director."))
 
     if latest_mine is not None:
         latest_mine.status = Submission.Status.SUPERSEDED
@@ -183,30 +190,28 @@ def submit(
 
     opponent_id = next(iter(seats - {entry.pk}))
     theirs = (
-        Submission.objects.filter(
-            table=table, by_entry_id=opponent_id, status__in=["pending", "to_check"]
-        )
+        Submission.objects.filter(table=table, by_entry_id=opponent_id, status__in=OPEN)
         .order_by("-created_at", "-pk")
         .first()
     )
     if theirs is None:
-        return SubmitOutcome(mine, "pending")
+        return SubmitOutcome(mine, ReportState.PENDING)
     if theirs.same_outcome(mine) and event.confirmation == Event.Confirmation.DESK_CHECK:
         # Both keys may have come from one table card: the desk checks before it counts.
         Submission.objects.filter(pk__in=[mine.pk, theirs.pk]).update(
             status=Submission.Status.TO_CHECK
         )
         _audit(event, table, action="to_check", entry=entry, new=audit_values(mine, table))
-        return SubmitOutcome(mine, "to_check")
+        return SubmitOutcome(mine, ReportState.TO_CHECK)
     if theirs.same_outcome(mine):
         return SubmitOutcome(
             mine,
-            "confirmed",
+            ReportState.CONFIRMED,
             _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
         )
     why = reason.strip()[:300] or _("The two players reported different results.")
     _open_dispute(event, table, [mine, theirs], reason=why, entry=entry)
-    return SubmitOutcome(mine, "disputed")
+    return SubmitOutcome(mine, ReportState.DISPUTED)
 
 
 def _stands(result: GameResult, version: Submission) -> bool:
@@ -223,6 +228,7 @@ def _open_dispute(event, table, versions, *, reason: str, entry: Entry) -> Dispu
     """Put the table's versions in dispute, for the TD; the audit names ``entry``, the player
     whose link raised it (a disagreeing report or the dispute button)."""
     for version in versions:
+        check_move(version.status, Submission.Status.DISPUTED)
         version.status = Submission.Status.DISPUTED
         version.save(update_fields=["status"])
     dispute, created = Dispute.objects.get_or_create(
@@ -237,12 +243,13 @@ def _open_dispute(event, table, versions, *, reason: str, entry: Entry) -> Dispu
     return dispute
 
 
-class ConfirmRefusal(StrEnum):
-    """Why a confirmation is refused: the codes the page and the API answer with."""
+class ConfirmRefusal:
+    """Why a confirmation is refused: the codes (of :class:`ResultsError`) the page and the
+    API answer with."""
 
-    UNNAMED = "confirmation_unnamed"  # neither the version nor the values were named
-    NOTHING = "nothing_to_confirm"  # the opponent has no report waiting
-    CHANGED = "report_changed"  # the opponent changed the report since the player saw it
+    UNNAMED = ResultsError.CONFIRMATION_UNNAMED  # neither the version nor the values were named
+    NOTHING = ResultsError.NOTHING_TO_CONFIRM  # the opponent has no report waiting
+    CHANGED = ResultsError.REPORT_CHANGED  # the opponent changed the report since it was seen
 
 
 @transaction.atomic
@@ -272,7 +279,7 @@ def confirm_opponent(
     table_id = table.pk if isinstance(table, Table) else table
     locked = _locked_table(entry.event, table_id, player=True)
     theirs = (
-        Submission.objects.filter(table=locked, status="pending")
+        Submission.objects.filter(table=locked, status=Submission.Status.PENDING)
         .exclude(by_entry=entry)
         .select_related("by_entry__player")
         .order_by("-created_at", "-pk")
@@ -312,13 +319,15 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
     table_id = table.pk if isinstance(table, Table) else table
     locked = _locked_table(entry.event, table_id, player=True)
     if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
-        raise ServiceError("not_your_game", _("You did not play at this table."), field="table")
-    if Submission.objects.filter(table=locked, status="confirmed").exists():
         raise ServiceError(
-            "already_confirmed",
+            ResultsError.NOT_YOUR_GAME, _("You did not play at this table."), field="table"
+        )
+    if Submission.objects.filter(table=locked, status=Submission.Status.CONFIRMED).exists():
+        raise ServiceError(
+            ResultsError.ALREADY_CONFIRMED,
             _("This game is already confirmed; ask the tournament director to correct it."),
         )
-    versions = list(Submission.objects.filter(table=locked, status="pending"))
+    versions = list(Submission.objects.filter(table=locked, status=Submission.Status.PENDING))
     reason = reason.strip()[:300] or _("%(name)s disputes the reported result.") % {
         "name": entry.player.name
     }

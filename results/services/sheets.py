@@ -19,6 +19,7 @@ from pegboard.errors import ServiceError
 from tournaments.models import Entry, StoppaTable
 from tournaments.services import stoppa as stoppa_services
 
+from ..error_codes import ResultsError
 from ..models import NetSheet
 from ._common import _audit
 from .keys import entry_for_key, throttle
@@ -30,10 +31,12 @@ def _my_table(key: str, table_id: int, entry: Entry | None) -> tuple[Entry, Stop
         entry = entry_for_key(key)
     row = stoppa_services.locked_session_table(entry.event, table_id)
     if not row.seats.filter(entry=entry).exists():
-        raise ServiceError("not_your_table", _("You did not play at this table."), field="table")
+        raise ServiceError(
+            ResultsError.NOT_YOUR_TABLE, _("You did not play at this table."), field="table"
+        )
     if row.has_result:
         raise ServiceError(
-            "already_recorded",
+            ResultsError.ALREADY_RECORDED,
             _("This table's nets are recorded; ask the tournament director to correct them."),
         )
     return entry, row
@@ -94,7 +97,7 @@ def confirm_nets(key: str, *, table: int, sheet: int, entry: Entry | None = None
             message = _("There is no such report at your table.")
         else:
             message = _("This report is no longer open: check the nets again.")
-        raise ServiceError("sheet_changed", message, field="sheet")
+        raise ServiceError(ResultsError.SHEET_CHANGED, message, field="sheet")
     return _confirm(entry, row, current)
 
 

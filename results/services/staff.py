@@ -10,6 +10,7 @@ from pegboard.errors import ServiceError
 from tournaments.models import Club
 from tournaments.services.clubs import find_user
 
+from ..error_codes import ResultsError
 from ..models import Scorekeeper
 
 
@@ -20,7 +21,7 @@ def add_scorekeeper(club: Club, who: str) -> User:
     _row, created = Scorekeeper.objects.get_or_create(club=club, user=user)
     if not created:
         raise ServiceError(
-            "already_scorekeeper",
+            ResultsError.ALREADY_SCOREKEEPER,
             _("%(user)s already keeps score for this club.") % {"user": user.get_username()},
             field="who",
         )
@@ -32,4 +33,6 @@ def remove_scorekeeper(club: Club, user_id: int) -> None:
     """Take a user off the club's scorekeepers."""
     deleted, _rows = Scorekeeper.objects.filter(club=club, user_id=user_id).delete()
     if not deleted:
-        raise ServiceError("not_scorekeeper", _("That user does not keep score for this club."))
+        raise ServiceError(
+            ResultsError.NOT_SCOREKEEPER, _("That user does not keep score for this club.")
+        )

@@ -217,3 +217,24 @@ def test_the_projector_and_its_refresh_show_every_row(client, django_capture_on_
     poll = reverse("event-standings", args=[event.pk]) + "?all=1"
     assert page.count("<tr") == 121 and f'hx-get="{poll}"' in page
     assert client.get(poll).content.decode().count("<tr") == 121
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("status", "published", "public"),
+    [
+        ("draft", True, False),
+        ("running", False, False),
+        ("running", True, True),
+        ("finished", True, True),
+        ("cancelled", True, False),
+    ],
+)
+def test_one_selector_says_whether_the_public_sees_the_standings(status, published, public):
+    from scoring.selectors import standings_event, standings_public
+    from tests.factories import EventFactory
+
+    event = EventFactory(status=status, standings_published=published)
+    assert standings_public(event) is public
+    # the API's reader asks the same rule
+    assert (standings_event(None, event.pk) is not None) is public
