@@ -24,8 +24,8 @@ def _api_error(status: int, code: str, detail: str) -> JsonResponse:
 class BadInputMiddleware:
     """A body over the upload limit is a 413; a path with a NUL character is a 404.
 
-    PostgreSQL refuses NUL in text, so a key such as ``/k/abc%00def/`` used to reach the
-    database and fail there (HTTP 500); and a 10 MB body was read before being refused.
+    PostgreSQL refuses NUL in text, so such a path (``/k/abc%00def/``) must not reach the
+    database; and a body over the limit is refused before it is read.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

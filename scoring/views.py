@@ -316,7 +316,7 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     }
     if options["view"] == "standings":
         # The hall reads every row (the projector pages through them), and so must the poll
-        # that refreshes it: without ?all=1 the first refresh cut a 200-player table to 100.
+        # that refreshes it: without ?all=1 it would get only the first rows.
         context |= _standings_context(event) | {"standings_query": "all=1"}
     elif options["view"] == "seating":
         context["seating_html"] = _seating_html(request, event.pk, event, board=True)
