@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 from django.conf import settings
@@ -10,6 +9,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
+
+from pegboard import cache
 
 
 def _api_error(status: int, code: str, detail: str) -> JsonResponse:
@@ -23,8 +24,8 @@ def _api_error(status: int, code: str, detail: str) -> JsonResponse:
 class BadInputMiddleware:
     """A body over the upload limit is a 413; a path with a NUL character is a 404.
 
-    PostgreSQL refuses NUL in text, so a key such as ``/k/abc%00def/`` used to reach the
-    database and fail there (HTTP 500); and a 10 MB body was read before being refused.
+    PostgreSQL refuses NUL in text, so such a path (``/k/abc%00def/``) must not reach the
+    database; and a body over the limit is refused before it is read.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -81,19 +82,13 @@ EVENT_LANGUAGE_FOR = 60  # seconds an event's language stays in the cache
 
 
 def _event_language(event_id: int) -> str:
-    from django.core.cache import cache
-
     from tournaments.models import Event
 
     key = f"event-language:{event_id}"
-    try:
-        found = cache.get(key)
-    except Exception:  # the cache down: ask the database
-        found = None
+    found = cache.get(key)  # None with the cache down: asked of the database
     if found is None:
         found = Event.objects.filter(pk=event_id).values_list("language", flat=True).first() or ""
-        with contextlib.suppress(Exception):  # the cache down: next time from the database
-            cache.set(key, found, EVENT_LANGUAGE_FOR)
+        cache.set(key, found, EVENT_LANGUAGE_FOR)
     return found
 
 

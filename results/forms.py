@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.cribbage import CardError, parse_card
+from pegboard.engine_messages.cribbage import describe_problem
 from tournaments.forms import ServiceForm
 from tournaments.models import Entry, Table
 
@@ -349,26 +350,19 @@ DealFormSet = forms.formset_factory(
 )
 
 
-PROBLEM_MESSAGES = {
+IN_THE_FORMS_WORDS = {
     "malformed": _("This part of the deal is not filled in right."),
-    "bad_card": _("%(card)s is not a card."),
-    "card_twice": _("%(card)s is used twice in this deal."),
-    "wrong_hand_size": _("%(count)s cards: it takes 4."),
     "discard_mismatch": _("The hands do not match the cards dealt."),
     "wrong_dealer": _("The deal alternates: %(dealer)s dealt this one."),
     "card_not_in_hand": _("%(card)s is in neither hand."),
-    "past_31": _("%(card)s takes the count past 31."),
     "illegal_go": _("A go while a card could be laid."),
     "out_of_turn": _("%(card)s is laid out of turn."),
     "cards_unplayed": _("Put all eight cards in the pegging, in the order they were laid."),
     "result_mismatch": _("The record does not end with the result you report."),
-    "internal_error": _("The checker failed on this record; please tell the tournament director."),
-    "claim_mismatch": _("The points claimed are not the true points."),
-    "show_order": _("The show is counted in another order."),
-    "after_game_end": _("The game was over before this."),
-    "game_unfinished": _("Nobody reaches the target in this record."),
 }
-"""The engine's problems in words, by their stable code (games.cribbage.game.PROBLEM_CODES)."""
+"""The problems the record form puts in its own words: it speaks to one of the two players,
+beside the cards they entered, where the engine's messages name players by number. Every
+other problem is said as everywhere else (``engine_messages.cribbage.PROBLEM_MESSAGES``)."""
 
 
 def problem_message(problem: dict, form: DealForm | None, where: str = "") -> str:
@@ -380,13 +374,14 @@ def problem_message(problem: dict, form: DealForm | None, where: str = "") -> st
     starter = form.cleaned_data.get("starter", "").strip() if form is not None else "x"
     if code == "bad_card" and phase == "starter" and not starter:
         return str(_("Choose the starter card."))
-    params: dict = {"card": _card_of(problem), "count": 0, "dealer": ""}
+    params: dict = dict(problem.get("params") or {})
+    params |= {"card": _card_of(problem), "dealer": ""}
     if form is not None:
         if code == "wrong_hand_size":
             group = {"hands": "theirs" if problem.get("event") == 1 else "mine"}.get(
                 phase or "", "crib"
             )
-            params["count"] = len(form.cards(group))
+            params["count"], params["expected"] = len(form.cards(group)), 4
         elif code == "wrong_dealer":
             # The engine expects the other player than the previous deal's dealer.
             params["dealer"] = (
@@ -396,8 +391,12 @@ def problem_message(problem: dict, form: DealForm | None, where: str = "") -> st
             params["card"] = card_label(form.cleaned_data[where].strip())
         elif code == "bad_card":
             params["card"] = _bad_card(form, phase, problem) or params["card"]
-    message = PROBLEM_MESSAGES.get(code or "", PROBLEM_MESSAGES["malformed"])
-    return str(message) % params
+    if code == "bad_card":
+        params["text"] = params["card"]
+    own = IN_THE_FORMS_WORDS.get(code or "")
+    if own is not None:
+        return str(own) % params
+    return describe_problem(code or "", params, str(IN_THE_FORMS_WORDS["malformed"]))
 
 
 def _card_of(problem: dict) -> str:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers
@@ -13,6 +11,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from pegboard import cache
 from pegboard.drf import KeysetCursorPagination
 from tournaments.limits import MAX_NUMBER
 from tournaments.outcome import format_spread
@@ -135,14 +134,10 @@ class EventStandings(generics.ListAPIView):
         if etag in request.headers.get("If-None-Match", "").replace("W/", ""):
             return Response(status=304, headers={"ETag": f'"{etag}"'})
         key = f"standings-api:{self.kwargs['event_id']}:{etag}"
-        try:
-            data = cache.get(key)
-        except Exception:  # the cache is down: answer fresh
-            data = None
+        data = cache.get(key)  # None with the cache down: answered fresh
         if data is None:
             data = super().list(request, *args, **kwargs).data
-            with contextlib.suppress(Exception):
-                cache.set(key, data, ANSWERED_FOR)
+            cache.set(key, data, ANSWERED_FOR)
         return Response(data, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
 
     def get_queryset(self):

@@ -32,6 +32,7 @@ from openskill.models import PlackettLuce
 from tournaments.limits import MAX_NUMBER
 from tournaments.models import Club, GameResult, PlayoffGame, StoppaSeat
 
+from . import coalesce
 from .models import PlayerRating, RatingHistory, RatingState
 
 log = logging.getLogger(__name__)
@@ -304,35 +305,16 @@ def _queued_key(club_id: int) -> str:
 
 
 def send_update(club_id: int) -> bool:
-    """Send the ratings task now unless one is already queued for the club; True if sent."""
-    from django.conf import settings
-    from django.core.cache import cache
-
-    from .services import _flags_shared
+    """Send the ratings task now unless one is already queued for the club; True if sent.
+    Never raises (see :mod:`scoring.coalesce`)."""
     from .tasks import update_ratings
 
-    key = _queued_key(club_id)
-    try:
-        if _flags_shared() and not cache.add(key, 1, timeout=30):
-            return False
-    except Exception as exc:  # the cache (Redis) is down: send uncoalesced
-        log.warning("ratings: queued flag unavailable (%s); sending anyway", exc)
-    try:
-        update_ratings.apply_async((club_id,), countdown=settings.STANDINGS_GATHER_SECONDS)
-    except Exception as exc:
-        log.warning("ratings: could not queue club %s (%s)", club_id, exc)
-        return False
-    return True
+    return coalesce.send_coalesced(_queued_key(club_id), update_ratings, (club_id,))
 
 
 def clear_queued(club_id: int) -> None:
     """Called as a run starts: from here on a new result queues a new run."""
-    from django.core.cache import cache
-
-    try:
-        cache.delete(_queued_key(club_id))
-    except Exception as exc:  # the flag expires by itself
-        log.warning("ratings: could not clear the queued flag (%s)", exc)
+    coalesce.clear(_queued_key(club_id))
 
 
 def queue_for_event(event_id: int) -> bool:

@@ -8,12 +8,9 @@ Buchholz, ...) then re-rank only the groups the SQL left tied.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
@@ -22,13 +19,11 @@ from tournaments import tiebreakers
 from tournaments.kinds import GameKind
 from tournaments.models import Entry, Event
 
+from . import coalesce
 from .models import STANDINGS_ORDER, Standing, StandingsSnapshot, StandingsStatus
 
 log = logging.getLogger(__name__)
 
-# While a run is queued (not yet started), further results ride on it. A lost message holds
-# the flag at most this long; the sweep (sweep_standings) re-queues the event after it.
-QUEUED_FLAG_SECONDS = 30
 ADVISORY_LOCK_NAMESPACE = 7_040_121  # pg_advisory_xact_lock(namespace, event id)
 
 
@@ -55,20 +50,6 @@ class Line:
 
 def _queued_key(event_id: int) -> str:
     return f"standings:queued:{event_id}"
-
-
-def _flags_shared() -> bool:
-    """Whether the queued flag is seen by the worker too: eager mode, or a shared cache.
-
-    A worker with a process-local cache would never clear the web process's flag, so without
-    Redis as the cache every commit sends its own run (correct, just not coalesced).
-    """
-    from django.core.cache import caches
-    from django.core.cache.backends.locmem import LocMemCache
-
-    from pegboard.celery import app
-
-    return app.conf.task_always_eager or not isinstance(caches["default"], LocMemCache)
 
 
 def queue_standings(event_id: int) -> None:
@@ -104,23 +85,7 @@ def send_recompute(event_id: int) -> bool:
     """
     from .tasks import recompute_standings
 
-    key = _queued_key(event_id)
-    try:
-        if _flags_shared() and not cache.add(key, 1, timeout=QUEUED_FLAG_SECONDS):
-            return False
-    except Exception as exc:  # the cache (Redis) is down: send uncoalesced
-        log.warning("standings: queued flag unavailable (%s); sending anyway", exc)
-    try:
-        # The run starts a moment after the first result it is for: the results committed
-        # meanwhile ride on it. At 50 reports a second a 1,000-player event's recompute ran
-        # back to back and took a core from intake; now it runs a few times a second.
-        recompute_standings.apply_async((event_id,), countdown=settings.STANDINGS_GATHER_SECONDS)
-    except Exception as exc:
-        log.warning("standings: could not queue event %s (%s); the sweep will", event_id, exc)
-        with contextlib.suppress(Exception):  # the flag expires by itself
-            cache.delete(key)
-        return False
-    return True
+    return coalesce.send_coalesced(_queued_key(event_id), recompute_standings, (event_id,))
 
 
 def events_behind() -> list[int]:
@@ -145,10 +110,7 @@ def sweep_standings(*, worker_started: bool = False) -> int:
     """
     behind = events_behind()
     if worker_started:
-        try:
-            cache.delete_many([_queued_key(event_id) for event_id in behind])
-        except Exception as exc:  # the flags expire by themselves
-            log.warning("standings: could not clear the queued flags (%s)", exc)
+        coalesce.clear(*(_queued_key(event_id) for event_id in behind))
     return sum(send_recompute(event_id) for event_id in behind)
 
 
@@ -280,8 +242,8 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
             row.tied = item.tied
             row.separated_by = item.separated_by or (inherited if item.rank == 1 else "")
             changed.append(row)
-    # One prepared UPDATE run for every row: bulk_update's CASE per column per row took 1 s a
-    # snapshot at 1,000 players (21 of 25 s for a full recompute with head-to-head).
+    # One prepared UPDATE run for every row: bulk_update's CASE per column per row costs about
+    # a second a snapshot at 1,000 players.
     with connection.cursor() as cursor:
         cursor.executemany(
             f"UPDATE {Standing._meta.db_table} SET rank = %s, tied = %s, separated_by = %s "
@@ -350,11 +312,7 @@ def recompute_standings(event_id: int) -> int:
     are rewritten (normally just the game in progress). Records the event's results_version
     it read, so the sweep knows it is up to date. Safe to repeat.
     """
-    # From here on a new result queues a new run: this one may already have read past it.
-    try:
-        cache.delete(_queued_key(event_id))
-    except Exception as exc:  # the flag expires by itself
-        log.warning("standings: could not clear the queued flag (%s)", exc)
+    coalesce.clear(_queued_key(event_id))
     written = 0
     with transaction.atomic():
         if connection.vendor == "postgresql":

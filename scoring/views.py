@@ -3,7 +3,6 @@ pages (public season tables, the TD's recompute button)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import time
 from collections import defaultdict
@@ -11,7 +10,6 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -21,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_POST
 
+from pegboard import cache
 from tournaments import selectors
 from tournaments.selectors import clubs_directed_by
 
@@ -99,10 +98,7 @@ def _standings_html(request: HttpRequest, event_id: int, event=None) -> SafeStri
     and then read from the cache (Redis): a hall of phones polling a 1,000-player event
     costs one render per new snapshot, not one per phone. Without the cache it renders."""
     cache_key = f"standings-html:{event_id}:{_standings_key(request, event_id)}"
-    try:
-        html = cache.get(cache_key)
-    except Exception:  # the cache is down: render, as without one
-        html = None
+    html = cache.get(cache_key)  # None with the cache down: rendered, as without one
     if html is None:
         event = event or selectors.public_event(event_id)
         context = _standings_context(event, _after_game(request), **_window(request)) | {
@@ -114,8 +110,7 @@ def _standings_html(request: HttpRequest, event_id: int, event=None) -> SafeStri
         html = strip_spaces_between_tags(
             render_to_string("scoring/standings.html#standings-table", context, request)
         )
-        with contextlib.suppress(Exception):  # a cache that is down costs the next render
-            cache.set(cache_key, html, RENDERED_FOR)
+        cache.set(cache_key, html, RENDERED_FOR)
     return mark_safe(html)  # our own rendered template, escaped when it was rendered
 
 
@@ -202,10 +197,7 @@ def _seating_html(request: HttpRequest, event_id: int, event=None, *, board=Fals
     seating version, language and query and then read from the cache, like the standings."""
     key = _seating_key(request, event_id, board)
     cache_key = f"seating-html:{event_id}:{key}"
-    try:
-        html = cache.get(cache_key)
-    except Exception:  # the cache is down: render, as without one
-        html = None
+    html = cache.get(cache_key)  # None with the cache down: rendered, as without one
     if html is None:
         event = event or selectors.public_event(event_id)
         if board:
@@ -215,8 +207,7 @@ def _seating_html(request: HttpRequest, event_id: int, event=None, *, board=Fals
         html = strip_spaces_between_tags(
             render_to_string(f"scoring/seating.html#{name}", context, request)
         )
-        with contextlib.suppress(Exception):  # a cache that is down costs the next render
-            cache.set(cache_key, html, RENDERED_FOR)
+        cache.set(cache_key, html, RENDERED_FOR)
     return mark_safe(html)  # our own rendered template, escaped when it was rendered
 
 
@@ -328,7 +319,7 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     }
     if options["view"] == "standings":
         # The hall reads every row (the projector pages through them), and so must the poll
-        # that refreshes it: without ?all=1 the first refresh cut a 200-player table to 100.
+        # that refreshes it: without ?all=1 it would get only the first rows.
         context |= _standings_context(event) | {"standings_query": "all=1"}
     elif options["view"] == "seating":
         context["seating_html"] = _seating_html(request, event.pk, event, board=True)

@@ -9,12 +9,6 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
-RANK_OF: tuple[int, ...] = tuple(i // 4 + 1 for i in range(52))
-"""Rank 1..13 of each card index."""
-SUIT_OF: tuple[int, ...] = tuple(i & 3 for i in range(52))
-"""Suit 0..3 of each card index."""
-VALUE_OF: tuple[int, ...] = tuple(min(i // 4 + 1, 10) for i in range(52))
-"""Counting value of each card index."""
 RANK_WEIGHT: tuple[int, ...] = tuple(5 ** (i // 4) for i in range(52))
 """5**(rank - 1) per card index: summing these over up to 4 cards of a rank gives a number whose
 base-5 digits are the rank counts, so the sum over any hand is a unique key of its rank multiset

@@ -11,8 +11,6 @@ Every result they confirm is written by ``tournaments.services.record_result`` (
 ``write_result``), the one path that checks, audits and announces a result.
 """
 
-from tournaments.services.playoffs import correct_playoff_game, dependent_matches
-
 from .desk import accept_report, check_agreed, correct, request_printables, rule
 from .keys import (
     SUBMISSIONS_PER_MINUTE,
@@ -48,8 +46,6 @@ __all__ = [
     "confirm_nets",
     "confirm_opponent",
     "correct",
-    "correct_playoff_game",
-    "dependent_matches",
     "dispute",
     "entry_for_key",
     "import_paper_cards",

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import logging
-
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from pegboard import cache
 from pegboard.errors import ServiceError
 from tournaments.models import Entry
 
 from ..error_codes import ResultsError
 from ..models import PlayerKey
-
-log = logging.getLogger(__name__)
 
 SUBMISSIONS_PER_MINUTE = 12  # per key: a flood from one phone cannot take the event down
 
@@ -55,20 +51,10 @@ def throttle(key: str) -> None:
     The window opens with the key's first submission and closes 60 s later (a fixed window
     per key: cheap, and a burst cannot straddle two windows to double its allowance).
     """
-    bucket = f"results:throttle:{key}"
-    try:
-        cache.add(bucket, 0, timeout=60)
-        try:
-            count = cache.incr(bucket)
-        except ValueError:  # the window closed between add and incr
-            cache.set(bucket, 1, timeout=60)
-            count = 1
-    except Exception as exc:
-        # The cache (Redis) is down: fail open. The report is saved in PostgreSQL, which is
-        # what matters at the table; the per-key limit is back with the cache.
-        log.warning("results: throttle unavailable (%s); letting the report through", exc)
-        return
-    if count > SUBMISSIONS_PER_MINUTE:
+    count = cache.count(f"results:throttle:{key}", window=60)
+    # With the cache down (None) the report goes through: it is saved in the database, which
+    # is what matters at the table; the limit is back with the cache.
+    if count is not None and count > SUBMISSIONS_PER_MINUTE:
         raise ServiceError(
             ResultsError.THROTTLED,
             _("Too many submissions from this link; wait a minute and try again."),

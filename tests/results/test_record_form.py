@@ -162,7 +162,7 @@ def test_a_hand_of_three_and_a_card_twice_are_errors_of_that_deal(client, night)
     assert response.status_code == 200 and not Submission.objects.exists()
     deal_1 = body[body.index('id="deal-1"') : body.index('id="deal-2"')]
     deal_2 = body[body.index('id="deal-2"') :]
-    assert "3 cards: it takes 4." in deal_1 and "3 cards: it takes 4." not in deal_2
+    assert "3 cards where 4 are needed." in deal_1 and "3 cards where 4 are needed." not in deal_2
     assert "5♦ is used twice in this deal." in deal_2
     assert "The record has mistakes: see the deals below." in body
     assert 'value="95"' in body  # the rest of the report is kept too
@@ -288,3 +288,24 @@ def test_the_six_cards_dealt_are_captured_so_the_discards_are_reviewed(
     assert review["unknown"] == 0 and len(review["decisions"]) == 4  # two deals, two players
     page = client.get(reverse("player-page", args=[key])).content.decode()
     assert "Your discards" in page
+
+
+def test_the_form_says_the_engines_problems_in_the_engines_words_but_where_it_names_players():
+    """One catalogue (pegboard.engine_messages.cribbage): the form rewords only the problems
+    whose engine message names players by number."""
+    from pegboard.engine_messages.cribbage import PROBLEM_MESSAGES
+    from results.forms import IN_THE_FORMS_WORDS, problem_message
+
+    assert set(IN_THE_FORMS_WORDS) <= set(PROBLEM_MESSAGES)
+    past_31 = {
+        "code": "past_31",
+        "phase": "play",
+        "params": {"card": "5H", "count": 30, "new_count": 35},
+    }
+    assert problem_message(past_31, None) == "5♥ takes the count from 30 to 35, past 31."
+    out_of_turn = {"code": "out_of_turn", "phase": "play", "params": {"card": "9S", "player": 2}}
+    assert problem_message(out_of_turn, None) == "9♠ is laid out of turn."
+    assert (
+        problem_message({"code": "no_such_code"}, None)
+        == "This part of the deal is not filled in right."
+    )

@@ -59,7 +59,7 @@ def test_a_worker_that_starts_sends_past_the_flag_a_killed_worker_left(
     honours it (no run until it expires, 30 s), the starting worker's sweep clears it."""
     event = event_with_field(4)
     table = services.draw_next_game(event).tables.order_by("number").first()
-    monkeypatch.setattr(scoring_services, "_flags_shared", lambda: True)
+    monkeypatch.setattr("scoring.coalesce.flags_shared", lambda: True)
     sent = []
     monkeypatch.setattr(
         "scoring.tasks.recompute_standings.apply_async", lambda args, **kw: sent.append(args)
@@ -80,3 +80,41 @@ def test_the_worker_start_signal_asks_for_the_fresh_sweep(monkeypatch):
     monkeypatch.setattr(tasks.sweep_standings, "delay", lambda **kw: asked.append(kw))
     tasks._catch_up_on_start()
     assert asked == [{"worker_started": True}]
+
+
+def test_the_ratings_are_coalesced_as_the_standings_are(monkeypatch):
+    """One sender for both jobs: while a club's run is queued further results ride on it; the
+    run clears the flag as it starts; with the cache down every result sends."""
+    from scoring import ratings
+
+    monkeypatch.setattr("scoring.coalesce.flags_shared", lambda: True)
+    sent = []
+    monkeypatch.setattr(
+        "scoring.tasks.update_ratings.apply_async", lambda args, **kw: sent.append(args)
+    )
+    cache.clear()
+    assert ratings.send_update(7) is True and ratings.send_update(7) is False
+    assert sent == [(7,)]
+    ratings.clear_queued(7)
+    assert ratings.send_update(7) is True and sent == [(7,), (7,)]
+
+    def down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(cache, "add", down)
+    assert ratings.send_update(7) is True and ratings.send_update(7) is True
+    assert len(sent) == 4
+
+
+def test_a_broker_that_is_down_drops_the_flag_so_the_next_result_sends(monkeypatch):
+    from scoring import ratings
+
+    monkeypatch.setattr("scoring.coalesce.flags_shared", lambda: True)
+    cache.clear()
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the broker is down")
+
+    monkeypatch.setattr("scoring.tasks.update_ratings.apply_async", down)
+    assert ratings.send_update(8) is False
+    assert cache.get(ratings._queued_key(8)) is None

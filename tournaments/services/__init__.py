@@ -54,7 +54,6 @@ from .events import (
 from .lifecycle import cancel_event, delete_draft_event, set_counts_for_season
 from .players import merge_players, rename_player
 from .playoffs import (
-    correct_playoff_game,
     create_consolation,
     create_playoff,
     record_playoff_game,
@@ -73,7 +72,6 @@ __all__ = [
     "cancel_event",
     "check_in_all",
     "copy_format",
-    "correct_playoff_game",
     "create_consolation",
     "create_event",
     "create_playoff",
