@@ -26,6 +26,7 @@ from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.outcome import format_spread
 
 from . import selectors, services
+from .error_codes import TournamentsError
 from .models import Bracket, Entry, Event, GameResult, PlayoffGame, PlayoffMatch, Round, Table
 
 
@@ -321,7 +322,7 @@ class EventResults(EventScopedList):
         try:
             if table is None:
                 raise ServiceError(
-                    "unknown_table",
+                    TournamentsError.UNKNOWN_TABLE,
                     _("Game %(game)s has no table %(table)s.")
                     % {"game": values["game"], "table": values["table"]},
                     field="table",

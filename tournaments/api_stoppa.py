@@ -21,6 +21,7 @@ from pegboard.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
 
 from . import selectors
+from .error_codes import TournamentsError
 from .kinds.stoppa import STOPPA
 from .models import Round, StoppaSeat, StoppaTable
 from .services import stoppa as services_stoppa
@@ -141,7 +142,7 @@ class StoppaResultCreate(_NotFoundFor404, generics.GenericAPIView):
         try:
             if table is None:
                 raise ServiceError(
-                    "unknown_table",
+                    TournamentsError.UNKNOWN_TABLE,
                     _("Session %(session)s has no table %(table)s.")
                     % {"session": values["session"], "table": values["table"]},
                     field="table",
@@ -155,7 +156,7 @@ class StoppaResultCreate(_NotFoundFor404, generics.GenericAPIView):
                 for row in values["nets"]:
                     if row["entry"] in nets:
                         raise ServiceError(
-                            "duplicate_entry",
+                            TournamentsError.DUPLICATE_ENTRY,
                             _("A player is listed twice."),
                             field="nets",
                         )

@@ -15,6 +15,7 @@ from pegboard.errors import ServiceError
 
 from .. import selectors, services
 from ..api import BracketSerializer, PlayoffMatchSerializer
+from ..error_codes import TournamentsError
 from ..models import Bracket, Event, PlayoffMatch
 from .base import TD_ERRORS, TDView
 from .serializers import PlayoffGameInput, PlayoffInput, PlayoffUndoInput
@@ -44,7 +45,7 @@ class CreatePlayoff(TDView):
             if found is None or found.club_id != event.club_id:
                 raise as_validation_error(
                     ServiceError(
-                        "unknown_ranking",
+                        TournamentsError.UNKNOWN_RANKING,
                         _("Choose a ranking of this club."),
                         field="ranking_event",
                     )
