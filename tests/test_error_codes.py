@@ -91,3 +91,13 @@ def test_the_status_table_sets_the_other_answers(code, status):
 
 def test_a_lost_connection_is_left_to_the_middleware():
     assert _answer(OperationalError("server closed the connection")) is None
+
+
+def test_the_schema_lists_every_service_error_code():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    codes = schema["components"]["schemas"]["ServiceErrorCode"]["enum"]
+    assert set(TournamentsError) | set(ScoringError) <= set(codes)
+    field_error = schema["components"]["schemas"]["FieldError"]["properties"]["code"]
+    assert {"$ref": "#/components/schemas/ServiceErrorCode"} in field_error["anyOf"]
