@@ -1,5 +1,5 @@
-"""DRF pieces: service errors as HTTP 400 with their code, a JSON parser and paginations that
-turn hostile input into a 4xx instead of a crash."""
+"""DRF pieces: service errors as HTTP errors with their code (one table, one handler), a JSON
+parser and paginations that turn hostile input into a 4xx instead of a crash."""
 
 from __future__ import annotations
 
@@ -12,7 +12,12 @@ from urllib import parse
 from django.db.models import Model, Q, QuerySet
 from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import throttling
-from rest_framework.exceptions import ErrorDetail, NotFound, ParseError, ValidationError
+from rest_framework.exceptions import (
+    ErrorDetail,
+    NotFound,
+    ParseError,
+    ValidationError,
+)
 from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
@@ -25,21 +30,25 @@ log = logging.getLogger(__name__)
 MAX_JSON_DEPTH = 64  # the deepest real body (a whole-game record) is under 10 levels
 
 
-def exception_handler(exc: Exception, context: dict) -> Any:
-    """drf-standardized-errors' handler, except for a lost database connection: that one is
-    left to ``LostConnectionMiddleware`` (run again when safe, else a 503), not made a 500."""
-    from django.db import InterfaceError, OperationalError
-    from drf_standardized_errors.handler import exception_handler as standardized
-
-    if isinstance(exc, OperationalError | InterfaceError):
-        return None
-    return standardized(exc, context)
-
-
 def as_validation_error(exc: ServiceError) -> ValidationError:
     """The DRF error for a refused service call: 400, message and named code on its field."""
     detail = ErrorDetail(exc.message, code=exc.code)
     return ValidationError({exc.field: [detail]} if exc.field else [detail])
+
+
+def exception_handler(exc: Exception, context: dict) -> Any:
+    """``pegboard.drf_handler.ServiceErrorHandler``, except for a lost database connection:
+    that one is left to ``LostConnectionMiddleware`` (run again when safe, else a 503), not
+    made a 500."""
+    from django.db import InterfaceError, OperationalError
+
+    # Imported here: drf-standardized-errors imports DRF's views, which load this module's
+    # parser while they are being defined.
+    from .drf_handler import ServiceErrorHandler
+
+    if isinstance(exc, OperationalError | InterfaceError):
+        return None
+    return ServiceErrorHandler(exc, context).run()  # type: ignore[arg-type]
 
 
 class BoundedJSONParser(JSONParser):

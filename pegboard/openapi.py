@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
+
+from django.apps import apps
+
+from .errors import ErrorCode
+
+
+def service_error_codes() -> list[str]:
+    """Every code a service may refuse with: the members of each app's ``error_codes`` enum."""
+    for config in apps.get_app_configs():
+        module = f"{config.name}.error_codes"
+        if find_spec(module) is not None:  # found by name: this module sits below every app
+            import_module(module)
+    return ErrorCode.every_code()
 
 
 def open_error_codes(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -25,9 +40,9 @@ def open_error_codes(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         "description": "One error: its named code, a message for people, and the input.",
         "properties": {
             "code": {
-                "type": "string",
-                "description": "A stable, named code: the serializer's or the rule's "
-                "(e.g. bad_card, loser_reached_target, nets_not_zero).",
+                "description": "A stable, named code: the serializer's (blank, invalid...) or "
+                "the rule's (one of ServiceErrorCode).",
+                "anyOf": [{"$ref": "#/components/schemas/ServiceErrorCode"}, {"type": "string"}],
             },
             "detail": {"type": "string"},
             "attr": {
@@ -37,6 +52,12 @@ def open_error_codes(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             },
         },
         "required": ["code", "detail", "attr"],
+    }
+    schemas["ServiceErrorCode"] = {
+        "type": "string",
+        "enum": service_error_codes(),
+        "description": "Why a service refused the request (tournaments/error_codes.py and the "
+        "other apps' error_codes.py). Each is a 400 but unknown_key (404) and throttled (429).",
     }
     for name in [n for n in schemas if n.endswith("ErrorComponent")]:
         del schemas[name]

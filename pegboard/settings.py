@@ -338,6 +338,8 @@ REST_FRAMEWORK = {
         "checker": os.environ.get("CHECKER_RATE", "120/minute"),
     },
 }
+# A refused service call becomes its HTTP answer in one place (see pegboard/drf_handler.py).
+DRF_STANDARDIZED_ERRORS = {"EXCEPTION_HANDLER_CLASS": "pegboard.drf_handler.ServiceErrorHandler"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
     "DESCRIPTION": "Events, standings and results for card-game clubs.",

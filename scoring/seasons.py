@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments import kinds
 
+from .error_codes import ScoringError
 from .models import (
     GrassRootsPoints,
     MasterPoints,
@@ -62,7 +63,8 @@ def create_season(
     name = name.strip() or f"{start.year}-{str(end.year)[-2:]}"
     if Season.objects.filter(club=club, name=name).exists():
         raise ServiceError(
-            "season_exists", _("The club already has a season %(name)s.") % {"name": name}
+            ScoringError.SEASON_EXISTS,
+            _("The club already has a season %(name)s.") % {"name": name},
         )
     season = Season.objects.create(
         club=club, name=name, start=start, end=end, night_games=night_games
@@ -78,7 +80,9 @@ MAX_GAME_POINTS = 200  # a Grass Roots row beyond any night's game points is a t
 def _check_dates(start: datetime.date, end: datetime.date) -> None:
     if end < start:
         raise ServiceError(
-            "season_ends_before_start", _("A season cannot end before it starts."), field="end"
+            ScoringError.SEASON_ENDS_BEFORE_START,
+            _("A season cannot end before it starts."),
+            field="end",
         )
 
 
@@ -88,7 +92,7 @@ MAX_NIGHT_GAMES = 40  # an event has at most 40 games
 def _check_night_games(night_games: int) -> int:
     if not 1 <= night_games <= MAX_NIGHT_GAMES:
         raise ServiceError(
-            "bad_night_games",
+            ScoringError.BAD_NIGHT_GAMES,
             _("A night has between 1 and %(max)s games.") % {"max": MAX_NIGHT_GAMES},
             field="night_games",
         )
@@ -109,11 +113,13 @@ def update_season(
     season = Season.objects.select_for_update().get(pk=season.pk)
     name = name.strip()
     if not name:
-        raise ServiceError("season_name_missing", _("Give the season a name."), field="name")
+        raise ServiceError(
+            ScoringError.SEASON_NAME_MISSING, _("Give the season a name."), field="name"
+        )
     _check_dates(start, end)
     if Season.objects.filter(club_id=season.club_id, name=name).exclude(pk=season.pk).exists():
         raise ServiceError(
-            "season_exists",
+            ScoringError.SEASON_EXISTS,
             _("The club already has a season %(name)s.") % {"name": name},
             field="name",
         )
@@ -133,7 +139,7 @@ def set_grass_roots(season: Season, table: dict[int, int]) -> int:
     for game_points, points in table.items():
         if not 0 <= game_points <= MAX_GAME_POINTS or points < 0:
             raise ServiceError(
-                "bad_grass_roots_row",
+                ScoringError.BAD_GRASS_ROOTS_ROW,
                 _("Game points go from 0 to %(max)s and points cannot be negative.")
                 % {"max": MAX_GAME_POINTS},
                 field="rows",

@@ -20,12 +20,13 @@ from rest_framework.authentication import (
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.drf import KeysetCursorPagination, as_validation_error
+from pegboard.drf import KeysetCursorPagination
 from pegboard.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.outcome import format_spread
 
 from . import selectors, services
+from .error_codes import TournamentsError
 from .models import Bracket, Entry, Event, GameResult, PlayoffGame, PlayoffMatch, Round, Table
 
 
@@ -318,25 +319,22 @@ class EventResults(EventScopedList):
         table = Table.objects.filter(
             round__event=event, round__number=values["game"], number=values["table"]
         ).first()
-        try:
-            if table is None:
-                raise ServiceError(
-                    "unknown_table",
-                    _("Game %(game)s has no table %(table)s.")
-                    % {"game": values["game"], "table": values["table"]},
-                    field="table",
-                )
-            result = services.record_result(
-                event,
-                table=table,
-                winner=values["winner"],
-                loser_score=values.get("loser_score"),
-                forfeit=values["forfeit"],
-                reason=values.get("reason", ""),
-                user=request.user,
+        if table is None:
+            raise ServiceError(
+                TournamentsError.UNKNOWN_TABLE,
+                _("Game %(game)s has no table %(table)s.")
+                % {"game": values["game"], "table": values["table"]},
+                field="table",
             )
-        except ServiceError as exc:
-            raise as_validation_error(exc) from None
+        result = services.record_result(
+            event,
+            table=table,
+            winner=values["winner"],
+            loser_score=values.get("loser_score"),
+            forfeit=values["forfeit"],
+            reason=values.get("reason", ""),
+            user=request.user,
+        )
         return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
     def handle_exception(self, exc):

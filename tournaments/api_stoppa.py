@@ -16,11 +16,11 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
 
 from . import selectors
+from .error_codes import TournamentsError
 from .kinds.stoppa import STOPPA
 from .models import Round, StoppaSeat, StoppaTable
 from .services import stoppa as services_stoppa
@@ -138,32 +138,29 @@ class StoppaResultCreate(_NotFoundFor404, generics.GenericAPIView):
         table = StoppaTable.objects.filter(
             round__event=event, round__number=values["session"], number=values["table"]
         ).first()
-        try:
-            if table is None:
-                raise ServiceError(
-                    "unknown_table",
-                    _("Session %(session)s has no table %(table)s.")
-                    % {"session": values["session"], "table": values["table"]},
-                    field="table",
-                )
-            if "deals" in values:
-                saved = services_stoppa.record_session_deals(
-                    event, table=table, deals=values["deals"], user=request.user
-                )
-            else:
-                nets: dict[int, int] = {}
-                for row in values["nets"]:
-                    if row["entry"] in nets:
-                        raise ServiceError(
-                            "duplicate_entry",
-                            _("A player is listed twice."),
-                            field="nets",
-                        )
-                    nets[row["entry"]] = row["net"]
-                saved = services_stoppa.record_session_nets(
-                    event, table=table, nets=nets, user=request.user
-                )
-        except ServiceError as exc:
-            raise as_validation_error(exc) from None
+        if table is None:
+            raise ServiceError(
+                TournamentsError.UNKNOWN_TABLE,
+                _("Session %(session)s has no table %(table)s.")
+                % {"session": values["session"], "table": values["table"]},
+                field="table",
+            )
+        if "deals" in values:
+            saved = services_stoppa.record_session_deals(
+                event, table=table, deals=values["deals"], user=request.user
+            )
+        else:
+            nets: dict[int, int] = {}
+            for row in values["nets"]:
+                if row["entry"] in nets:
+                    raise ServiceError(
+                        TournamentsError.DUPLICATE_ENTRY,
+                        _("A player is listed twice."),
+                        field="nets",
+                    )
+                nets[row["entry"]] = row["net"]
+            saved = services_stoppa.record_session_nets(
+                event, table=table, nets=nets, user=request.user
+            )
         saved = selectors.stoppa_tables(saved.round).select_related("round").get(pk=saved.pk)
         return Response(StoppaTableSerializer(saved).data, status=status.HTTP_201_CREATED)

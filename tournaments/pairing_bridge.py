@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 
 from . import hooks, pairing
+from .error_codes import TournamentsError
 from .models import (
     Bracket,
     Entry,
@@ -63,7 +64,7 @@ def service_error(exc: PairingError, field: str | None = None) -> ServiceError:
         "not_seated": _("Both players must have a seat in this game."),
         "same_player": _("Choose two different players to swap."),
     }
-    return ServiceError(exc.code, messages.get(exc.code, str(exc)), field=field)
+    return ServiceError(TournamentsError(exc.code), messages.get(exc.code, str(exc)), field=field)
 
 
 # --- History -------------------------------------------------------------------------------------
@@ -113,7 +114,7 @@ def active_entries(event: Event) -> list[Entry]:
 def require_field(active: list[Entry], minimum: int, messages) -> None:
     """Refuse a draw for fewer than ``minimum`` checked-in, active players."""
     if len(active) < minimum:
-        raise ServiceError("too_few_players", str(messages.too_few) % {"n": minimum})
+        raise ServiceError(TournamentsError.TOO_FEW_PLAYERS, str(messages.too_few) % {"n": minimum})
 
 
 def round_seed(event: Event, number: int) -> int:
@@ -225,7 +226,7 @@ def seat_game(event: Event, number: int, players: list[int], seed: int, history:
                 schedule = pairing.round_robin(start, seed=event.seed, forbidden=forbidden)
                 if number > len(schedule):
                     raise ServiceError(
-                        "round_robin_complete",
+                        TournamentsError.ROUND_ROBIN_COMPLETE,
                         _("The round robin is complete: %(n)s games, everyone has met.")
                         % {"n": len(schedule)},
                     )

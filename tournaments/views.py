@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from pegboard.errors import ServiceError
 
 from . import hooks, selectors, services
+from .error_codes import TournamentsError
 from .forms import (
     ForbiddenPairForm,
     FormatForm,
@@ -303,7 +304,8 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
                 entry = services.reinstate_entry(entry)
             case other:
                 raise ServiceError(
-                    "unknown_action", _("Unknown action: %(action)s") % {"action": other}
+                    TournamentsError.UNKNOWN_ACTION,
+                    _("Unknown action: %(action)s") % {"action": other},
                 )
     except ServiceError as exc:
         if request.htmx:  # the row says why, where the TD is looking

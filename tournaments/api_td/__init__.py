@@ -13,7 +13,6 @@ views from here.
 from .base import TD_AUTHENTICATION as TD_AUTHENTICATION
 from .base import TD_ERRORS as TD_ERRORS
 from .base import TDView as TDView
-from .base import run as run
 from .base import settings_response as settings_response
 from .base import td_event as td_event
 from .base import td_on_writes as td_on_writes

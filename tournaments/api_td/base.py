@@ -1,14 +1,13 @@
 """The TD API's plumbing: who may call it, and how a view reads input and answers.
 
-Every route is for a signed-in TD of the event's club; a refused service call is a 400 with
-the service's message and code; another club's event (entry, game) is a 404, as for a
-missing one.
+Every route is for a signed-in TD of the event's club. A view lets a refused service call
+through: the exception handler (``pegboard.drf_handler``) answers 400 with its message and
+code. Another club's event (entry, game) is a 404, as for a missing one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from django.http import Http404
 from rest_framework import permissions, serializers, status
@@ -22,15 +21,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pegboard.drf import as_validation_error
-from pegboard.errors import ServiceError
-
 from .. import selectors
 from ..models import Event
 from .serializers import EventSettingsSerializer
-
-T = TypeVar("T")
-
 
 # A token first: a script without credentials is answered 401 with ``WWW-Authenticate:
 # Token`` (with the session first, DRF answers 403 and no hint of how to sign in).
@@ -38,14 +31,6 @@ TD_AUTHENTICATION = [TokenAuthentication, BasicAuthentication, SessionAuthentica
 
 
 TD_ERRORS = "400: refused, with the reason; 401: not signed in; 404: not a TD of the club."
-
-
-def run(action: Callable[[], T]) -> T:
-    """Call a service; its refusal is a 400 with the message and code."""
-    try:
-        return action()
-    except ServiceError as exc:
-        raise as_validation_error(exc) from None
 
 
 def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict:
@@ -71,7 +56,6 @@ class TDView(APIView):
 
     authentication_classes = TD_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
-    run = staticmethod(run)
     valid = staticmethod(valid)
     settings_response = staticmethod(settings_response)
 

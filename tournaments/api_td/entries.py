@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from .. import api, services
 from ..models import Entry, Event
-from .base import TD_AUTHENTICATION, TD_ERRORS, TDView, run, td_event, td_on_writes, valid
+from .base import TD_AUTHENTICATION, TD_ERRORS, TDView, td_event, td_on_writes, valid
 from .serializers import (
     CheckInAllOutput,
     ImportInput,
@@ -40,7 +40,7 @@ class CheckInAll(TDView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
-        return Response({"checked_in": self.run(lambda: services.check_in_all(event))})
+        return Response({"checked_in": services.check_in_all(event)})
 
 
 class EventEntriesTD(api.EventEntries):
@@ -68,20 +68,14 @@ def register_entry(event: Event, request: Request) -> Response:
     """Enter a club player by id, or a player by name (and ACC number)."""
     values = valid(RegisterInput, request.data)
     if values.get("player"):
-        entry = run(
-            lambda: services.enter_club_player(
-                event, values["player"], checked_in=values["checked_in"]
-            )
-        )
+        entry = services.enter_club_player(event, values["player"], checked_in=values["checked_in"])
     else:
-        entry = run(
-            lambda: services.register_player(
-                event,
-                name=values.get("name", ""),
-                acc_number=values.get("acc_number", ""),
-                status=values["status"],
-                checked_in=values["checked_in"],
-            )
+        entry = services.register_player(
+            event,
+            name=values.get("name", ""),
+            acc_number=values.get("acc_number", ""),
+            status=values["status"],
+            checked_in=values["checked_in"],
         )
     entry = Entry.objects.select_related("player").get(pk=entry.pk)
     return Response(TDEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
@@ -98,9 +92,7 @@ class ImportEntries(TDView):
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
         values = self.valid(ImportInput, request.data)
-        report = self.run(
-            lambda: services.import_roster(event, values["text"], checked_in=values["checked_in"])
-        )
+        report = services.import_roster(event, values["text"], checked_in=values["checked_in"])
         body = {
             "added": len(report.added),
             "matched": len(report.matched),
@@ -127,7 +119,7 @@ class EntryAction(TDView):
         refusal is a 400) and answer the entry as it is now."""
         event = self.event()
         entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
-        done = self.run(lambda: change(entry))
+        done = change(entry)
         done = Entry.objects.select_related("player").get(pk=done.pk)
         return Response(TDEntrySerializer(done).data)
 

@@ -13,7 +13,6 @@ from .base import (
     TD_AUTHENTICATION,
     TD_ERRORS,
     TDView,
-    run,
     settings_response,
     td_event,
     td_on_writes,
@@ -57,7 +56,7 @@ class ClubEvents(TDView):
     def post(self, request: Request, club_id: int) -> Response:
         club = self.club()
         values = _settings_values(self.valid(EventCreateInput, request.data))
-        event = self.run(lambda: services.create_event(club, **values))
+        event = services.create_event(club, **values)
         return self.settings_response(event, status.HTTP_201_CREATED)
 
 
@@ -93,7 +92,7 @@ class EventDetailTD(api.EventDetail):
         data = EventPatchInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         values = _settings_values(dict(data.validated_data))
-        event = run(lambda: services.update_event_settings(event, **values))
+        event = services.update_event_settings(event, **values)
         return settings_response(event)
 
 
@@ -108,7 +107,7 @@ class FinishEvent(TDView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
-        return self.settings_response(self.run(lambda: services.finish_event(event)))
+        return self.settings_response(services.finish_event(event))
 
 
 class ReopenEvent(TDView):
@@ -122,7 +121,7 @@ class ReopenEvent(TDView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
-        return self.settings_response(self.run(lambda: services.reopen_event(event)))
+        return self.settings_response(services.reopen_event(event))
 
 
 class PublishStandings(TDView):
@@ -137,5 +136,5 @@ class PublishStandings(TDView):
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
         published = self.valid(PublishInput, request.data)["published"]
-        event = self.run(lambda: services.set_standings_published(event, published))
+        event = services.set_standings_published(event, published)
         return self.settings_response(event)

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from .. import api, services
 from ..models import Event, Round
-from .base import TD_AUTHENTICATION, TD_ERRORS, TDView, run, td_event, td_on_writes, valid
+from .base import TD_AUTHENTICATION, TD_ERRORS, TDView, td_event, td_on_writes, valid
 from .serializers import DrawInput, GameDetailSerializer, NoInput, SwapInput, UndoInput, UndoOutput
 
 
@@ -33,7 +33,7 @@ class EventGamesTD(api.EventGames):
     def post(self, request: Request, event_id: int) -> Response:
         event = td_event(request, event_id)
         draft = valid(DrawInput, request.data)["draft"]
-        round_ = run(lambda: services.draw_next_game(event, draft=draft))
+        round_ = services.draw_next_game(event, draft=draft)
         return Response(GameDetailSerializer(round_).data, status=status.HTTP_201_CREATED)
 
 
@@ -73,7 +73,7 @@ class RedrawGame(GameAction):
     def post(self, request: Request, event_id: int, number: int) -> Response:
         event = self.event()
         round_ = self.game(event)
-        round_ = self.run(lambda: services.redraw_game(round_))
+        round_ = services.redraw_game(round_)
         return Response(GameDetailSerializer(round_).data)
 
 
@@ -87,7 +87,7 @@ class ReleaseGame(GameAction):
     def post(self, request: Request, event_id: int, number: int) -> Response:
         event = self.event()
         round_ = self.game(event)
-        round_ = self.run(lambda: services.release_game(round_))
+        round_ = services.release_game(round_)
         return Response(GameDetailSerializer(round_).data)
 
 
@@ -103,10 +103,8 @@ class SwapSeats(GameAction):
         event = self.event()
         round_ = self.game(event)
         values = self.valid(SwapInput, request.data)
-        round_, problems = self.run(
-            lambda: services.swap_seats(
-                round_, values["player_a"], values["player_b"], confirm=values["confirm"]
-            )
+        round_, problems = services.swap_seats(
+            round_, values["player_a"], values["player_b"], confirm=values["confirm"]
         )
         body = dict(GameDetailSerializer(round_).data)
         body["problems"] = list(problems)
@@ -125,9 +123,7 @@ class UndoLastResult(TDView):
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
         reason = self.valid(UndoInput, request.data)["reason"]
-        undone = self.run(
-            lambda: services.undo_last_result(event, user=request.user, reason=reason)
-        )
+        undone = services.undo_last_result(event, user=request.user, reason=reason)
         body = {
             "game": undone.table.round.number,
             "table": undone.table.number,

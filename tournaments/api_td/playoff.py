@@ -10,11 +10,11 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.drf import as_validation_error
 from pegboard.errors import ServiceError
 
 from .. import selectors, services
 from ..api import BracketSerializer, PlayoffMatchSerializer
+from ..error_codes import TournamentsError
 from ..models import Bracket, Event, PlayoffMatch
 from .base import TD_ERRORS, TDView
 from .serializers import PlayoffGameInput, PlayoffInput, PlayoffUndoInput
@@ -42,15 +42,13 @@ class CreatePlayoff(TDView):
         if ranking_id is not None:
             found = selectors.events_directed_by(request.user).filter(pk=ranking_id).first()
             if found is None or found.club_id != event.club_id:
-                raise as_validation_error(
-                    ServiceError(
-                        "unknown_ranking",
-                        _("Choose a ranking of this club."),
-                        field="ranking_event",
-                    )
+                raise ServiceError(
+                    TournamentsError.UNKNOWN_RANKING,
+                    _("Choose a ranking of this club."),
+                    field="ranking_event",
                 )
             values["ranking_event"] = found
-        self.run(lambda: services.create_playoff(event, **values))
+        services.create_playoff(event, **values)
         return Response(BracketSerializer(_bracket(event)).data, status=status.HTTP_201_CREATED)
 
 
@@ -64,15 +62,13 @@ class PlayoffGames(TDView):
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
         values = self.valid(PlayoffGameInput, request.data)
-        self.run(
-            lambda: services.record_playoff_game(
-                event,
-                match=values["match"],
-                winner=values["winner"],
-                loser_score=values.get("loser_score"),
-                forfeit=values["forfeit"],
-                user=request.user,
-            )
+        services.record_playoff_game(
+            event,
+            match=values["match"],
+            winner=values["winner"],
+            loser_score=values.get("loser_score"),
+            forfeit=values["forfeit"],
+            user=request.user,
         )
         return Response(self.match(event, values["match"]), status=status.HTTP_201_CREATED)
 
@@ -97,5 +93,5 @@ class UndoPlayoffGame(TDView):
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
         code = self.valid(PlayoffUndoInput, request.data)["match"]
-        self.run(lambda: services.undo_playoff_game(event, match=code, user=request.user))
+        services.undo_playoff_game(event, match=code, user=request.user)
         return Response(PlayoffGames.match(event, code))

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from pegboard.errors import ServiceError
 
 from .. import services
+from ..error_codes import TournamentsError
 from ..models import Entry, Event, Player
 from ..services.entries import MAX_IMPORT_LINES
 from .base import ServiceForm, _style
@@ -59,7 +60,7 @@ class RegisterForm(ServiceForm):
             if similar:
                 self.candidates = similar
                 raise ServiceError(
-                    "similar_players",
+                    TournamentsError.SIMILAR_PLAYERS,
                     _("The club has players with a name like this: pick one, or add a new player."),
                     field="name",
                 )

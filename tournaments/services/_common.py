@@ -10,6 +10,8 @@ from django.utils.translation import gettext as _
 from pegboard.errors import ServiceError
 from tournaments.models import Event
 
+from ..error_codes import TournamentsError
+
 UserLike = AbstractBaseUser | AnonymousUser | None
 
 
@@ -47,7 +49,9 @@ def locked_event(event: Event) -> Event:
     """
     event = Event.objects.select_for_update().select_related("match_point_format").get(pk=event.pk)
     if event.status == Event.Status.CANCELLED:
-        raise ServiceError("event_cancelled", _("The event was cancelled: it takes no changes."))
+        raise ServiceError(
+            TournamentsError.EVENT_CANCELLED, _("The event was cancelled: it takes no changes.")
+        )
     return event
 
 

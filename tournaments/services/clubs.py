@@ -11,6 +11,8 @@ from pegboard.errors import ServiceError
 from tournaments import kinds
 from tournaments.models import Club, MatchPointFormat
 
+from ..error_codes import TournamentsError
+
 
 def _locked_club(club: Club) -> Club:
     # Director changes read then write the list (the last TD stays): one at a time per club.
@@ -22,7 +24,9 @@ def find_user(who: str, *, field: str = "who") -> User:
     if several accounts share the email."""
     who = who.strip()
     if not who:
-        raise ServiceError("user_required", _("Give a username or an email."), field=field)
+        raise ServiceError(
+            TournamentsError.USER_REQUIRED, _("Give a username or an email."), field=field
+        )
     users = User.objects.filter(is_active=True)
     found = users.filter(username__iexact=who).first()
     if found is not None:
@@ -30,13 +34,13 @@ def find_user(who: str, *, field: str = "who") -> User:
     by_email = list(users.filter(email__iexact=who)[:2]) if "@" in who else []
     if len(by_email) > 1:
         raise ServiceError(
-            "email_shared",
+            TournamentsError.EMAIL_SHARED,
             _("Several accounts use %(email)s: give the username instead.") % {"email": who},
             field=field,
         )
     if not by_email:
         raise ServiceError(
-            "unknown_user",
+            TournamentsError.UNKNOWN_USER,
             _("No account has the username or email %(who)s.") % {"who": who},
             field=field,
         )
@@ -49,7 +53,7 @@ def update_club(club: Club, *, name: str, city: str = "") -> Club:
     club = _locked_club(club)
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("name_required", _("A club needs a name."), field="name")
+        raise ServiceError(TournamentsError.NAME_REQUIRED, _("A club needs a name."), field="name")
     club.name, club.city = name[:120], " ".join(city.split())[:120]
     club.save(update_fields=["name", "city"])
     return club
@@ -62,7 +66,7 @@ def add_director(club: Club, who: str) -> User:
     user = find_user(who)
     if club.directors.filter(pk=user.pk).exists():
         raise ServiceError(
-            "already_director",
+            TournamentsError.ALREADY_DIRECTOR,
             _("%(user)s already directs this club.") % {"user": user.get_username()},
             field="who",
         )
@@ -75,10 +79,10 @@ def remove_director(club: Club, user_id: int) -> None:
     """Take a user off the club's directors; the last one stays (a club needs a TD)."""
     club = _locked_club(club)
     if not club.directors.filter(pk=user_id).exists():
-        raise ServiceError("not_director", _("That user does not direct this club."))
+        raise ServiceError(TournamentsError.NOT_DIRECTOR, _("That user does not direct this club."))
     if club.directors.count() == 1:
         raise ServiceError(
-            "last_director",
+            TournamentsError.LAST_DIRECTOR,
             _("The club's last tournament director cannot be removed: add another first."),
         )
     club.directors.remove(user_id)
@@ -94,7 +98,9 @@ def check_format(club: Club, fmt: MatchPointFormat | int | None, *, field: str) 
     pk = fmt.pk if isinstance(fmt, MatchPointFormat) else fmt
     found = usable_formats(club).filter(pk=pk).first() if pk is not None else None
     if found is None:
-        raise ServiceError("bad_format", _("Choose one of the club's formats."), field=field)
+        raise ServiceError(
+            TournamentsError.BAD_FORMAT, _("Choose one of the club's formats."), field=field
+        )
     return found
 
 
@@ -106,9 +112,9 @@ def check_chain(game: str, keys, *, field: str = "tiebreakers") -> list[str]:
     try:
         return list(kinds.get(game).validate_chain(keys))
     except KeyError:
-        raise ServiceError("bad_game", _("Unknown game."), field="game") from None
+        raise ServiceError(TournamentsError.BAD_GAME, _("Unknown game."), field="game") from None
     except ValueError as exc:
-        raise ServiceError("bad_ranking_chain", str(exc), field=field) from None
+        raise ServiceError(TournamentsError.BAD_RANKING_CHAIN, str(exc), field=field) from None
 
 
 @transaction.atomic
@@ -131,7 +137,7 @@ def set_club_chain(club: Club, game: str, keys: list[str]) -> Club:
     """The ranking chain new events of ``game`` start from; empty keys: the game's own."""
     club = _locked_club(club)
     if game not in dict(kinds.choices()):
-        raise ServiceError("bad_game", _("Unknown game."), field="game")
+        raise ServiceError(TournamentsError.BAD_GAME, _("Unknown game."), field="game")
     chain = check_chain(game, keys)
     chains = dict(club.default_chains or {})
     if chain and tuple(chain) != tuple(kinds.get(game).default_chain):

@@ -17,6 +17,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.kinds import GameKind
 from tournaments.models import Entry, Event, Round, new_seed
 
+from ..error_codes import TournamentsError
 from ._common import locked_event
 
 
@@ -26,16 +27,18 @@ def next_round_number(event: Event, kind: GameKind) -> int:
     number = 1 if last is None else last.number + 1
     words = kind.messages
     if number > event.games_planned:
-        raise ServiceError("all_games_drawn", str(words.all_drawn) % {"n": event.games_planned})
+        raise ServiceError(
+            TournamentsError.ALL_GAMES_DRAWN, str(words.all_drawn) % {"n": event.games_planned}
+        )
     if last is not None:
         if last.is_draft:
             raise ServiceError(
-                "previous_game_draft", str(words.previous_draft) % {"n": last.number}
+                TournamentsError.PREVIOUS_GAME_DRAFT, str(words.previous_draft) % {"n": last.number}
             )
         waiting = kind.open_tables(last)
         if waiting:
             raise ServiceError(
-                "previous_game_open",
+                TournamentsError.PREVIOUS_GAME_OPEN,
                 str(words.previous_open)
                 % {"n": last.number, "tables": ", ".join(str(t.number) for t in waiting)},
             )
@@ -59,10 +62,10 @@ def draw_next_game(event: Event, *, draft: bool = False) -> Round:
     """
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     if event.playoff_only:
         raise ServiceError(
-            "playoff_only",
+            TournamentsError.PLAYOFF_ONLY,
             _("%(kind)s: no qualifying games are drawn; draw the playoff instead.")
             % {"kind": event.get_kind_display()},
         )
@@ -87,17 +90,17 @@ def redraw_game(round_: Round) -> Round:
     kind = event.game_kind
     latest = event.rounds.order_by("-number").first()
     if latest is None or latest.pk != round_.pk:
-        raise ServiceError("not_latest_game", str(kind.messages.not_latest))
+        raise ServiceError(TournamentsError.NOT_LATEST_GAME, str(kind.messages.not_latest))
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     if kind.has_results(latest):
         raise ServiceError(
-            "game_has_results", str(kind.messages.has_results) % {"n": latest.number}
+            TournamentsError.GAME_HAS_RESULTS, str(kind.messages.has_results) % {"n": latest.number}
         )
     if hooks.desk_marks(event.pk, latest.pk).tables:
         # A redraw deletes the tables, and with them the players' reports and disputes.
         raise ServiceError(
-            "game_has_reports",
+            TournamentsError.GAME_HAS_REPORTS,
             _(
                 "Players have reported results of %(round)s: settle them at the results desk "
                 "before drawing it again."
@@ -117,7 +120,7 @@ def redraw_game(round_: Round) -> Round:
         # A small field can draw the same seating by chance: try another seed.
         round_.delete()
     # Raising rolls the deletion back: the game stays as it was, with its own seed.
-    raise ServiceError("same_draw", kind.same_draw_reason(event, number))
+    raise ServiceError(TournamentsError.SAME_DRAW, kind.same_draw_reason(event, number))
 
 
 # Seeds a game drawn again tries before saying no other seating keeps the rules. Four players
@@ -146,11 +149,13 @@ def release_game(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
     if not round_.is_draft:
         raise ServiceError(
-            "already_released", str(kind.messages.already_released) % {"n": round_.number}
+            TournamentsError.ALREADY_RELEASED,
+            str(kind.messages.already_released) % {"n": round_.number},
         )
     if kind.seated(round_) != {e.pk for e in bridge.active_entries(event)}:
         raise ServiceError(
-            "draft_field_changed", str(kind.messages.field_changed) % {"n": round_.number}
+            TournamentsError.DRAFT_FIELD_CHANGED,
+            str(kind.messages.field_changed) % {"n": round_.number},
         )
     round_.status = Round.Status.RELEASED
     round_.released_at = timezone.now()
@@ -174,7 +179,7 @@ def swap_seats(
     round_ = Round.objects.select_for_update().get(pk=round_.pk, event=event)
     if not round_.is_draft:
         raise ServiceError(
-            "round_released",
+            TournamentsError.ROUND_RELEASED,
             _("Game %(n)s is released: seats can only be swapped in a draft.")
             % {"n": round_.number},
         )
@@ -182,12 +187,14 @@ def swap_seats(
     b = player_b.pk if isinstance(player_b, Entry) else player_b
     if not event.entries.filter(pk__in=[a, b]).count() == len({a, b}):
         raise ServiceError(
-            "unknown_player", _("Choose two players of this event."), field="player_a"
+            TournamentsError.UNKNOWN_PLAYER,
+            _("Choose two players of this event."),
+            field="player_a",
         )
     seating, problems = bridge.swap_in_round(round_, a, b)
     if problems and not confirm:
         raise ServiceError(
-            "swap_needs_confirmation",
+            TournamentsError.SWAP_NEEDS_CONFIRMATION,
             _("This swap breaks the rules: %(problems)s Confirm to swap anyway.")
             % {"problems": " ".join(problems)},
             field="confirm",

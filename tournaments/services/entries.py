@@ -14,6 +14,7 @@ from tournaments import hooks, names, selectors
 from tournaments import pairing_bridge as bridge
 from tournaments.models import Bracket, Entry, Event, ForbiddenPair, Player
 
+from ..error_codes import TournamentsError
 from ._common import locked_event
 from .results import record_result
 
@@ -23,13 +24,15 @@ def enter_player(event: Event, player: Player, *, checked_in: bool = False) -> E
     """Enter ``player`` in ``event`` (a late entry joins at the next game drawn)."""
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished; no more entries."))
+        raise ServiceError(
+            TournamentsError.EVENT_FINISHED, _("The event has finished; no more entries.")
+        )
     entry, created = Entry.objects.get_or_create(
         event=event, player=player, defaults={"checked_in": checked_in}
     )
     if not created:
         raise ServiceError(
-            "already_entered",
+            TournamentsError.ALREADY_ENTERED,
             _("%(name)s is already entered.") % {"name": player.name},
             field="name",
         )
@@ -49,9 +52,11 @@ def register_player(
     name = " ".join(name.split())
     acc_number = acc_number.strip()
     if not name:
-        raise ServiceError("name_required", _("A player needs a name."), field="name")
+        raise ServiceError(
+            TournamentsError.NAME_REQUIRED, _("A player needs a name."), field="name"
+        )
     if status not in Player.Status.values:
-        raise ServiceError("bad_status", _("Unknown player status."), field="status")
+        raise ServiceError(TournamentsError.BAD_STATUS, _("Unknown player status."), field="status")
     # The name as typed, accents and case aside, or read surname first ("Lindqvist, Zoë").
     swapped = names.surname_first(name)
     readings = [names.fold(name)] + ([names.fold(swapped)] if swapped else [])
@@ -60,7 +65,7 @@ def register_player(
         player = Player.objects.filter(acc_number=acc_number).first()
         if player is not None and player.name_folded not in readings:
             raise ServiceError(
-                "acc_number_taken",
+                TournamentsError.ACC_NUMBER_TAKEN,
                 _("ACC number %(number)s belongs to %(name)s.")
                 % {"number": acc_number, "name": player.name},
                 field="acc_number",
@@ -75,7 +80,7 @@ def register_player(
         player = next((known[r] for r in readings if r in known), None)
     if player is None and swapped is not None:
         raise ServiceError(
-            "surname_first",
+            TournamentsError.SURNAME_FIRST,
             _(
                 "Is this %(name)s? The club has no such player: write the name as it should "
                 "be shown (given name first, no comma) to add them."
@@ -102,7 +107,9 @@ def set_checked_in(entry: Entry, checked_in: bool) -> Entry:
         locked_event(entry.event)  # the event's row first: the lock order of every writer
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.withdrawn and checked_in:
-        raise ServiceError("withdrawn", _("%(name)s has withdrawn.") % {"name": entry.player.name})
+        raise ServiceError(
+            TournamentsError.WITHDRAWN, _("%(name)s has withdrawn.") % {"name": entry.player.name}
+        )
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
     if ranks_check_in:
@@ -150,7 +157,7 @@ def forfeit_open_tables(entry: Entry, *, user=None) -> list:
     released game the entry left without a result; returns the results recorded."""
     if not entry.withdrawn:
         raise ServiceError(
-            "not_withdrawn",
+            TournamentsError.NOT_WITHDRAWN,
             _("Only a withdrawn player's open games are forfeited."),
         )
     event = locked_event(entry.event)
@@ -182,11 +189,15 @@ def add_forbidden_pair(
     ids = [e.pk if isinstance(e, Entry) else e for e in (entry_a, entry_b)]
     if ids[0] == ids[1]:
         raise ServiceError(
-            "same_player", _("A forbidden pair needs two different players."), field="entry_b"
+            TournamentsError.SAME_PLAYER,
+            _("A forbidden pair needs two different players."),
+            field="entry_b",
         )
     if event.entries.filter(pk__in=ids).count() != 2:
         raise ServiceError(
-            "unknown_player", _("Both players must be entered in this event."), field="entry_a"
+            TournamentsError.UNKNOWN_PLAYER,
+            _("Both players must be entered in this event."),
+            field="entry_a",
         )
     low, high = sorted(ids)
     pair, created = ForbiddenPair.objects.get_or_create(
@@ -194,7 +205,9 @@ def add_forbidden_pair(
     )
     if not created:
         raise ServiceError(
-            "already_forbidden", _("These two are already a forbidden pair."), field="entry_b"
+            TournamentsError.ALREADY_FORBIDDEN,
+            _("These two are already a forbidden pair."),
+            field="entry_b",
         )
     return pair
 
@@ -205,7 +218,7 @@ def remove_forbidden_pair(event: Event, pair_id: int) -> None:
     event = locked_event(event)
     deleted, _rows = ForbiddenPair.objects.filter(event=event, pk=pair_id).delete()
     if not deleted:
-        raise ServiceError("unknown_pair", _("There is no such forbidden pair."))
+        raise ServiceError(TournamentsError.UNKNOWN_PAIR, _("There is no such forbidden pair."))
 
 
 @transaction.atomic
@@ -214,7 +227,9 @@ def enter_club_player(event: Event, player: Player | int, *, checked_in: bool = 
     pk = player.pk if isinstance(player, Player) else player
     found = selectors.club_players(event.club).filter(pk=pk).first()
     if found is None:
-        raise ServiceError("unknown_player", _("Choose one of the club's players."), field="name")
+        raise ServiceError(
+            TournamentsError.UNKNOWN_PLAYER, _("Choose one of the club's players."), field="name"
+        )
     return enter_player(event, found, checked_in=checked_in)
 
 
@@ -223,7 +238,7 @@ def check_in_all(event: Event) -> int:
     """Check in every entry that has not withdrawn; returns how many were checked in now."""
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     checked = event.entries.filter(withdrawn=False, checked_in=False).update(checked_in=True)
     if checked and event.entrants == Event.Entrants.CHECKED_IN:
         hooks.results_changed(event.pk)
@@ -303,13 +318,15 @@ def import_roster(event: Event, text: str, *, checked_in: bool = False) -> Roste
     """
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished; no more entries."))
+        raise ServiceError(
+            TournamentsError.EVENT_FINISHED, _("The event has finished; no more entries.")
+        )
     rows = parse_roster(text)
     if not rows:
-        raise ServiceError("empty_list", _("The list has no names."), field="names")
+        raise ServiceError(TournamentsError.EMPTY_LIST, _("The list has no names."), field="names")
     if len(rows) > MAX_IMPORT_LINES:
         raise ServiceError(
-            "list_too_long",
+            TournamentsError.LIST_TOO_LONG,
             _("At most %(n)s names at once.") % {"n": MAX_IMPORT_LINES},
             field="names",
         )

@@ -13,6 +13,7 @@ from pegboard.errors import ServiceError
 from tournaments import hooks, kinds
 from tournaments.models import Bracket, Club, Event, MatchPointFormat
 
+from ..error_codes import TournamentsError
 from ._common import locked_event
 from .clubs import check_chain, check_format
 
@@ -26,18 +27,20 @@ def _check_format(
 ) -> None:
     """The format rules an event's kind, pairing and number of games must keep."""
     if kind not in Event.Kind.values:
-        raise ServiceError("bad_kind", _("Unknown kind of event."), field="kind")
+        raise ServiceError(TournamentsError.BAD_KIND, _("Unknown kind of event."), field="kind")
     if pairing not in Event.Pairing.values:
-        raise ServiceError("bad_pairing", _("Unknown pairing method."), field="pairing")
+        raise ServiceError(
+            TournamentsError.BAD_PAIRING, _("Unknown pairing method."), field="pairing"
+        )
     if meetings_per_opponent not in (1, 2):
         raise ServiceError(
-            "bad_meeting_limit",
+            TournamentsError.BAD_MEETING_LIMIT,
             _("Players meet once or twice per event."),
             field="meetings_per_opponent",
         )
     if not max(1, drawn) <= games_planned <= 40:
         raise ServiceError(
-            "bad_games_planned",
+            TournamentsError.BAD_GAMES_PLANNED,
             _("The number of games must be between %(low)s and 40.") % {"low": max(1, drawn)},
             field="games_planned",
         )
@@ -57,7 +60,7 @@ def set_event_format(
     and, when given, how the players' reports are confirmed (:class:`Event.Confirmation`)."""
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     _check_format(
         kind=kind,
         pairing=pairing,
@@ -67,7 +70,9 @@ def set_event_format(
     )
     if confirmation and confirmation not in Event.Confirmation.values:
         raise ServiceError(
-            "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
+            TournamentsError.BAD_CONFIRMATION,
+            _("Unknown way to confirm reports."),
+            field="confirmation",
         )
     event.kind, event.pairing = kind, pairing
     event.meetings_per_opponent, event.games_planned = meetings_per_opponent, games_planned
@@ -86,10 +91,13 @@ def finish_event(event: Event) -> Event:
     last = event.rounds.order_by("-number").first()
     if last is not None and last.is_draft:
         raise ServiceError(
-            "previous_game_draft", str(kind.messages.previous_draft) % {"n": last.number}
+            TournamentsError.PREVIOUS_GAME_DRAFT,
+            str(kind.messages.previous_draft) % {"n": last.number},
         )
     if last is not None and kind.open_tables(last):
-        raise ServiceError("previous_game_open", _("Some tables still have no result."))
+        raise ServiceError(
+            TournamentsError.PREVIOUS_GAME_OPEN, _("Some tables still have no result.")
+        )
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     hooks.results_changed(event.pk)
@@ -115,7 +123,9 @@ def set_ranking_chain(event: Event, keys: list[str]) -> Event:
             event.game_kind.validate_chain(k.strip() for k in keys if k.strip())
         )
     except ValueError as exc:
-        raise ServiceError("bad_ranking_chain", str(exc), field="tiebreakers") from None
+        raise ServiceError(
+            TournamentsError.BAD_RANKING_CHAIN, str(exc), field="tiebreakers"
+        ) from None
     event.save(update_fields=["tiebreakers"])
     hooks.results_changed(event.pk)
     return event
@@ -152,27 +162,35 @@ def _check_basics(
     game's kind."""
     name = " ".join((name or "").split())
     if not name:
-        raise ServiceError("name_required", _("An event needs a name."), field="name")
+        raise ServiceError(
+            TournamentsError.NAME_REQUIRED, _("An event needs a name."), field="name"
+        )
     if len(name) > 120:
-        raise ServiceError("name_too_long", _("At most 120 characters."), field="name")
+        raise ServiceError(
+            TournamentsError.NAME_TOO_LONG, _("At most 120 characters."), field="name"
+        )
     if not isinstance(date, datetime.date):
-        raise ServiceError("date_required", _("An event needs a date."), field="date")
+        raise ServiceError(
+            TournamentsError.DATE_REQUIRED, _("An event needs a date."), field="date"
+        )
     try:
         game_kind = kinds.get(game)
     except KeyError:
-        raise ServiceError("bad_game", _("Unknown game."), field="game") from None
+        raise ServiceError(TournamentsError.BAD_GAME, _("Unknown game."), field="game") from None
     if kind in PLAYOFF_KINDS and not game_kind.playoffs:
         raise ServiceError(
-            "no_playoffs",
+            TournamentsError.NO_PLAYOFFS,
             _("%(game)s has no playoffs: choose a club night or a round robin.")
             % {"game": game_kind.label},
             field="kind",
         )
     if target not in Event.Target.values:
-        raise ServiceError("bad_target", _("A game is played to 121 or 61."), field="target")
+        raise ServiceError(
+            TournamentsError.BAD_TARGET, _("A game is played to 121 or 61."), field="target"
+        )
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ServiceError(
-            "bad_seed",
+            TournamentsError.BAD_SEED,
             _("The seed is a whole number from 0 to %(max)s.") % {"max": MAX_SEED},
             field="seed",
         )
@@ -182,13 +200,15 @@ def _check_basics(
 def _check_entrants(entrants: str) -> None:
     if entrants not in Event.Entrants.values:
         raise ServiceError(
-            "bad_entrants", _("Unknown rule for who is an entrant."), field="entrants"
+            TournamentsError.BAD_ENTRANTS,
+            _("Unknown rule for who is an entrant."),
+            field="entrants",
         )
 
 
 def _check_language(language: str) -> None:
     if language and language not in dict(settings.LANGUAGES):
-        raise ServiceError("bad_language", _("Unknown language."), field="language")
+        raise ServiceError(TournamentsError.BAD_LANGUAGE, _("Unknown language."), field="language")
 
 
 def _stored_chain(game_kind: kinds.GameKind, chain: list[str]) -> list[str]:
@@ -243,7 +263,9 @@ def create_event(
     )
     if confirmation not in Event.Confirmation.values:
         raise ServiceError(
-            "bad_confirmation", _("Unknown way to confirm reports."), field="confirmation"
+            TournamentsError.BAD_CONFIRMATION,
+            _("Unknown way to confirm reports."),
+            field="confirmation",
         )
     _check_entrants(entrants)
     _check_language(language)
@@ -277,7 +299,7 @@ def _check_qualifiers(qualifiers: int | None) -> None:
     """A cut size, if set, takes at least two players (a playoff needs two)."""
     if qualifiers is not None and not 2 <= qualifiers <= MAX_QUALIFIERS:
         raise ServiceError(
-            "bad_qualifiers",
+            TournamentsError.BAD_QUALIFIERS,
             _("The cut takes from 2 to %(max)s players (empty: one in four).")
             % {"max": MAX_QUALIFIERS},
             field="qualifiers",
@@ -345,7 +367,7 @@ def update_event_settings(event: Event, **values) -> Event:
     """
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     unknown = set(values) - set(SETTINGS)
     if unknown:
         raise TypeError(f"Unknown settings: {sorted(unknown)}")
@@ -356,7 +378,7 @@ def update_event_settings(event: Event, **values) -> Event:
     values["tiebreakers"] = [k.strip() for k in values["tiebreakers"] or [] if k.strip()]
     for field, why in settings_locks(event).items():
         if values[field] != current[field]:
-            raise ServiceError("setting_locked", why, field=field)
+            raise ServiceError(TournamentsError.SETTING_LOCKED, why, field=field)
     name, game_kind = _check_basics(
         name=values["name"],
         date=values["date"],

@@ -14,6 +14,7 @@ from pegboard.errors import ServiceError
 from tournaments import hooks
 from tournaments.models import AuditEntry, Event, GameResult
 
+from ..error_codes import TournamentsError
 from ._common import UserLike, acting_user, actor_name, locked_event
 
 logger = logging.getLogger("pegboard.audit")
@@ -48,15 +49,16 @@ def cancel_event(event: Event, *, user: UserLike = None, reason: str = "") -> Ev
     takes no more results, and its games so far are kept as they were. Audited."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.CANCELLED:
-        raise ServiceError("event_cancelled", _("The event is cancelled already."))
+        raise ServiceError(TournamentsError.EVENT_CANCELLED, _("The event is cancelled already."))
     if event.status == Event.Status.FINISHED:
         raise ServiceError(
-            "event_finished", _("The event has finished: re-open it first to cancel it.")
+            TournamentsError.EVENT_FINISHED,
+            _("The event has finished: re-open it first to cancel it."),
         )
     reason = reason.strip()
     if len(reason) > REASON_LENGTH:
         raise ServiceError(
-            "reason_too_long",
+            TournamentsError.REASON_TOO_LONG,
             _("Keep the reason under %(n)s characters.") % {"n": REASON_LENGTH},
             field="reason",
         )
@@ -86,11 +88,13 @@ def delete_draft_event(event: Event, *, user: UserLike = None) -> str:
     event = locked_event(event)
     if event.status != Event.Status.DRAFT:
         raise ServiceError(
-            "event_not_draft", _("Only a draft event can be deleted; cancel this one instead.")
+            TournamentsError.EVENT_NOT_DRAFT,
+            _("Only a draft event can be deleted; cancel this one instead."),
         )
     if event.rounds.exists() or GameResult.objects.filter(table__round__event=event).exists():
         raise ServiceError(
-            "event_has_games", _("Games were drawn in this event: cancel it instead.")
+            TournamentsError.EVENT_HAS_GAMES,
+            _("Games were drawn in this event: cancel it instead."),
         )
     name, pk = str(event), event.pk
     found = acting_user(user)

@@ -9,11 +9,15 @@ from pegboard.errors import ServiceError
 from tournaments import hooks, names, selectors
 from tournaments.models import Club, Entry, Event, Player
 
+from ..error_codes import TournamentsError
+
 
 def _club_player(club: Club, player: Player | int, *, field: str) -> Player:
     pk = player.pk if isinstance(player, Player) else player
     if not selectors.club_managed_players(club).filter(pk=pk).exists():
-        raise ServiceError("unknown_player", _("Choose one of the club's players."), field=field)
+        raise ServiceError(
+            TournamentsError.UNKNOWN_PLAYER, _("Choose one of the club's players."), field=field
+        )
     return Player.objects.select_for_update().get(pk=pk)
 
 
@@ -29,9 +33,13 @@ def rename_player(club: Club, player: Player | int, name: str) -> Player:
     player = _club_player(club, player, field="name")
     name = names.clean(name)
     if not name:
-        raise ServiceError("name_required", _("A player needs a name."), field="name")
+        raise ServiceError(
+            TournamentsError.NAME_REQUIRED, _("A player needs a name."), field="name"
+        )
     if len(name) > 120:
-        raise ServiceError("name_too_long", _("At most 120 characters."), field="name")
+        raise ServiceError(
+            TournamentsError.NAME_TOO_LONG, _("At most 120 characters."), field="name"
+        )
     if name == player.name:
         return player
     player.name = name
@@ -57,7 +65,9 @@ def merge_players(club: Club, *, keep: Player | int, merged: Player | int) -> Pl
     keep_pk = keep.pk if isinstance(keep, Player) else keep
     merged_pk = merged.pk if isinstance(merged, Player) else merged
     if keep_pk == merged_pk:
-        raise ServiceError("same_player", _("Choose two different players."), field="merged")
+        raise ServiceError(
+            TournamentsError.SAME_PLAYER, _("Choose two different players."), field="merged"
+        )
     # Lock in id order, so two merges of the same pair cannot deadlock.
     first, second = sorted([(keep_pk, "keep"), (merged_pk, "merged")])
     locked = {role: _club_player(club, pk, field=role) for pk, role in (first, second)}
@@ -65,14 +75,14 @@ def merge_players(club: Club, *, keep: Player | int, merged: Player | int) -> Pl
     shared = Event.objects.filter(entries__player=keep).filter(entries__player=merged).first()
     if shared is not None:
         raise ServiceError(
-            "both_entered",
+            TournamentsError.BOTH_ENTERED,
             _("%(a)s and %(b)s are both entered in %(event)s: they cannot be one person.")
             % {"a": keep.name, "b": merged.name, "event": shared.name},
             field="merged",
         )
     if keep.acc_number and merged.acc_number and keep.acc_number != merged.acc_number:
         raise ServiceError(
-            "different_acc_numbers",
+            TournamentsError.DIFFERENT_ACC_NUMBERS,
             _("%(a)s and %(b)s have different ACC numbers (%(x)s, %(y)s).")
             % {"a": keep.name, "b": merged.name, "x": keep.acc_number, "y": merged.acc_number},
             field="merged",

@@ -13,6 +13,7 @@ from tournaments import pairing_bridge as bridge
 from tournaments.models import AuditEntry, Bracket, Entry, Event, PlayoffGame, PlayoffMatch
 from tournaments.outcome import OutcomeError, game_outcome
 
+from ..error_codes import TournamentsError
 from ._common import UserLike, acting_user, actor_name, locked_event
 
 _PLAYOFF_FIELDS = {
@@ -39,13 +40,13 @@ def _qualifying_seeds(
     last = event.rounds.order_by("-number").first()
     if last is None:
         raise ServiceError(
-            "no_qualifying",
+            TournamentsError.NO_QUALIFYING,
             _("No qualifying game has been played: draw the bracket at random instead."),
             field="source",
         )
     if last.is_draft or event.game_kind.open_tables(last):
         raise ServiceError(
-            "qualifying_open",
+            TournamentsError.QUALIFYING_OPEN,
             _("Game %(game)s is not complete: the cut waits for every qualifying result.")
             % {"game": last.number},
         )
@@ -59,7 +60,7 @@ def _qualifying_seeds(
     active = [row for row in rows if not row.withdrawn]
     if len(active) < plan.qualifiers:
         raise ServiceError(
-            "too_many_qualifiers",
+            TournamentsError.TOO_MANY_QUALIFIERS,
             _("Only %(n)s players are still in the event.") % {"n": len(active)},
             field="qualifiers",
         )
@@ -69,7 +70,7 @@ def _qualifying_seeds(
         names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
         draw = straddling[0]
         raise ServiceError(
-            "cut_tie",
+            TournamentsError.CUT_TIE,
             _(
                 "%(tied)s tie for the last places across the cut line on every tiebreaker. "
                 "The draw of lots puts through: %(through)s. Confirm the cut by the draw of "
@@ -159,16 +160,20 @@ def create_playoff(
     """
     event = locked_event(event)
     if Bracket.objects.filter(event=event).exists():
-        raise ServiceError("playoff_exists", _("This event already has its playoff."))
+        raise ServiceError(
+            TournamentsError.PLAYOFF_EXISTS, _("This event already has its playoff.")
+        )
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     if source is None:
         source = Bracket.Source.QUALIFYING if event.rounds.exists() else Bracket.Source.DRAW
     if source not in Bracket.Source.values:
-        raise ServiceError("bad_source", _("Unknown way to seed the playoff."), field="source")
+        raise ServiceError(
+            TournamentsError.BAD_SOURCE, _("Unknown way to seed the playoff."), field="source"
+        )
     if by_rating and ranking_event is not None:
         raise ServiceError(
-            "ranking_and_rating",
+            TournamentsError.RANKING_AND_RATING,
             _("Seed by club rating, or give the byes by another event's ranking: not both."),
             field="ranking_event",
         )
@@ -176,12 +181,14 @@ def create_playoff(
         by_rating = event.seed_by_rating and ranking_event is None
     if ranking_event is not None and ranking_event.club_id != event.club_id:
         raise ServiceError(
-            "unknown_ranking", _("Choose a ranking of this club."), field="ranking_event"
+            TournamentsError.UNKNOWN_RANKING,
+            _("Choose a ranking of this club."),
+            field="ranking_event",
         )
     latest = event.rounds.order_by("-number").first()
     if latest is not None and latest.is_draft:
         raise ServiceError(
-            "previous_game_draft",
+            TournamentsError.PREVIOUS_GAME_DRAFT,
             _("Game %(game)s is still a draft: release it or draw it again first.")
             % {"game": latest.number},
         )
@@ -209,7 +216,7 @@ def create_playoff(
             players = [e.pk for e in bridge.active_entries(event)]
             if qualifiers is not None and qualifiers != len(players):
                 raise ServiceError(
-                    "bad_qualifiers",
+                    TournamentsError.BAD_QUALIFIERS,
                     _("A drawn bracket takes every checked-in player (%(n)s).")
                     % {"n": len(players)},
                     field="qualifiers",
@@ -238,12 +245,14 @@ def create_playoff(
 def _locked_match(event: Event, match: PlayoffMatch | str) -> tuple[Bracket, PlayoffMatch]:
     bracket = Bracket.objects.select_for_update().filter(event=event).first()
     if bracket is None:
-        raise ServiceError("no_playoff", _("This event has no playoff yet."))
+        raise ServiceError(TournamentsError.NO_PLAYOFF, _("This event has no playoff yet."))
     code = match.code if isinstance(match, PlayoffMatch) else str(match)
     row = bracket.matches.select_for_update().filter(code=code).first()
     if row is None:
         raise ServiceError(
-            "unknown_match", _("There is no match %(code)s.") % {"code": code}, field="match"
+            TournamentsError.UNKNOWN_MATCH,
+            _("There is no match %(code)s.") % {"code": code},
+            field="match",
         )
     return bracket, row
 
@@ -267,33 +276,38 @@ def record_playoff_game(
     """
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     bracket, row = _locked_match(event, match)
     winner_id = winner.pk if isinstance(winner, Entry) else winner
     if row.decided:
         raise ServiceError(
-            "match_decided", _("Match %(code)s is already decided.") % {"code": row.code}
+            TournamentsError.MATCH_DECIDED,
+            _("Match %(code)s is already decided.") % {"code": row.code},
         )
     if not row.ready:
         raise ServiceError(
-            "match_not_ready",
+            TournamentsError.MATCH_NOT_READY,
             _("Match %(code)s is still waiting for a player.") % {"code": row.code},
         )
     if winner_id not in (row.seat_a_id, row.seat_b_id):
         raise ServiceError(
-            "winner_not_in_match",
+            TournamentsError.WINNER_NOT_IN_MATCH,
             _("That player is not playing in match %(code)s.") % {"code": row.code},
             field="winner",
         )
     if forfeit:
         loser_score = None
     elif loser_score is None:
-        raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
+        raise ServiceError(
+            TournamentsError.SCORE_REQUIRED, _("Enter the loser's score."), field="loser_score"
+        )
     else:
         try:
             game_outcome(event.match_point_format, event.target, loser_score)
         except OutcomeError as exc:
-            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+            raise ServiceError(
+                TournamentsError(exc.code), exc.message, field="loser_score"
+            ) from None
     pure = bridge.pure_bracket(bracket)
     try:
         pure = pairing.record_game(pure, row.code, winner_id)
@@ -339,12 +353,14 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str, user: UserLike
     bracket, row = _locked_match(event, match)
     last = row.games.order_by("-number").first()
     if last is None:
-        raise ServiceError("no_games", _("Match %(code)s has no game yet.") % {"code": row.code})
+        raise ServiceError(
+            TournamentsError.NO_GAMES, _("Match %(code)s has no game yet.") % {"code": row.code}
+        )
     if row.decided:
         later = bridge.fed_matches(row)
         if PlayoffGame.objects.filter(match__bracket=bracket, match__code__in=later).exists():
             raise ServiceError(
-                "later_games",
+                TournamentsError.LATER_GAMES,
                 _("The players of match %(code)s have already played on.") % {"code": row.code},
             )
     AuditEntry.objects.create(
@@ -374,11 +390,12 @@ def create_consolation(event: Event, *, name: str = "", games_planned: int = 9) 
     bracket = Bracket.objects.filter(event=event).first()
     if bracket is None or bracket.source != Bracket.Source.QUALIFYING:
         raise ServiceError(
-            "no_cut", _("The consolation is for those who missed the cut: make the cut first.")
+            TournamentsError.NO_CUT,
+            _("The consolation is for those who missed the cut: make the cut first."),
         )
     if not 1 <= games_planned <= 40:
         raise ServiceError(
-            "bad_games_planned",
+            TournamentsError.BAD_GAMES_PLANNED,
             _("The number of games must be between 1 and 40."),
             field="games_planned",
         )

@@ -32,6 +32,7 @@ from tournaments.kinds.stoppa import STOPPA
 from tournaments.limits import MAX_NET
 from tournaments.models import AuditEntry, Entry, Event, Round, StoppaSeat, StoppaTable
 
+from ..error_codes import TournamentsError
 from ._common import UserLike, acting_user, actor_name, locked_event
 
 METHOD = "stoppa"
@@ -39,7 +40,7 @@ METHOD = "stoppa"
 
 def _require_stoppa(event: Event) -> None:
     if not STOPPA.owns(event):
-        raise ServiceError("not_stoppa", _("This is not a Stoppa event."))
+        raise ServiceError(TournamentsError.NOT_STOPPA, _("This is not a Stoppa event."))
 
 
 def open_tables(round_: Round) -> list[StoppaTable]:
@@ -101,7 +102,9 @@ def draw_tables(event: Event, number: int, *, draft: bool, seed: int | None = No
     except pairing.PairingError as exc:
         if exc.code == "bad_table_size":
             raise ServiceError(
-                "bad_table_size", _("Stoppa tables hold 3 to 6 players."), field="table_size"
+                TournamentsError.BAD_TABLE_SIZE,
+                _("Stoppa tables hold 3 to 6 players."),
+                field="table_size",
             ) from None
         raise bridge.service_error(exc) from None
     names = bridge.names_of(event)
@@ -170,7 +173,7 @@ def set_table_sizes(event: Event, *, table_size: int, min_table_size: int) -> Ev
     _require_stoppa(event)
     if not 3 <= min_table_size <= table_size <= 6:
         raise ServiceError(
-            "bad_table_size",
+            TournamentsError.BAD_TABLE_SIZE,
             _("Stoppa tables hold 3 to 6 players, the smallest no larger than the largest."),
             field="table_size",
         )
@@ -190,15 +193,19 @@ def _locked_table(event: Event, table: StoppaTable | int, session: int | None) -
     row = rows.select_related("round").first()
     if row is None:
         raise ServiceError(
-            "unknown_table", _("There is no such table in this event."), field="table"
+            TournamentsError.UNKNOWN_TABLE,
+            _("There is no such table in this event."),
+            field="table",
         )
     if row.number is None:
         raise ServiceError(
-            "sitting_out", _("The players sitting out have no result to enter."), field="table"
+            TournamentsError.SITTING_OUT,
+            _("The players sitting out have no result to enter."),
+            field="table",
         )
     if row.round.is_draft:
         raise ServiceError(
-            "round_draft",
+            TournamentsError.ROUND_DRAFT,
             _("Session %(n)s is a draft: release it before entering results.")
             % {"n": row.round.number},
             field="table",
@@ -212,7 +219,7 @@ def locked_session_table(event: Event, table: StoppaTable | int) -> StoppaTable:
     event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     return _locked_table(event, table, None)
 
 
@@ -225,7 +232,7 @@ def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
     unknown = [pk for pk in nets if pk not in by_entry]
     if unknown:
         raise ServiceError(
-            "not_at_table",
+            TournamentsError.NOT_AT_TABLE,
             _("Player %(entry)s is not at table %(table)s.")
             % {"entry": unknown[0], "table": row.number},
             field="nets",
@@ -233,7 +240,7 @@ def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
     missing = [s.entry.player.name for s in seats if nets.get(s.entry_id) is None]
     if missing:
         raise ServiceError(
-            "net_missing",
+            TournamentsError.NET_MISSING,
             _("Enter a chip net for every player of table %(table)s (missing: %(names)s).")
             % {"table": row.number, "names": ", ".join(missing)},
             field="nets",
@@ -241,7 +248,7 @@ def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
     total = sum(nets[s.entry_id] for s in seats)
     if total != 0:
         raise ServiceError(
-            "nets_not_zero",
+            TournamentsError.NETS_NOT_ZERO,
             _(
                 "The nets of table %(table)s sum to %(total)+d, not 0: every chip one player "
                 "wins another loses. Check the numbers and enter them again."
@@ -264,7 +271,9 @@ def clean_nets(nets: Mapping[Entry | int, Any]) -> dict[int, int]:
             clean[pk] = _as_int(value, str(pk))
         except ValueError:
             raise ServiceError(
-                "bad_net", _("A chip net is a whole number, e.g. 12 or -7."), field="nets"
+                TournamentsError.BAD_NET,
+                _("A chip net is a whole number, e.g. 12 or -7."),
+                field="nets",
             ) from None
     return clean
 
@@ -357,7 +366,7 @@ def record_session_nets(
     event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     row = _locked_table(event, table, session)
     clean = clean_nets(nets)
     return _write_nets(
@@ -379,7 +388,9 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
     """
     if not isinstance(deals, (list, tuple)) or not deals:
         raise ServiceError(
-            "no_deals", _("Give the session's deal records (a JSON list)."), field="deals"
+            TournamentsError.NO_DEALS,
+            _("Give the session's deal records (a JSON list)."),
+            field="deals",
         )
     lookup: dict[str, int] = {}
     for pk, name in seats:
@@ -387,7 +398,7 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
         lookup[str(pk)] = pk
     if len(deals) != len(seats):
         raise ServiceError(
-            "incomplete_session",
+            TournamentsError.INCOMPLETE_SESSION,
             _(
                 "A session is one full rotation of the deal: %(n)s deals at this table, "
                 "%(given)s given."
@@ -403,7 +414,7 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
             issue = report.first_error
             where = f" ({issue.where})" if issue is not None and issue.where else ""
             raise ServiceError(
-                "deal_rejected",
+                TournamentsError.DEAL_REJECTED,
                 _("Deal %(n)s is rejected%(where)s: %(message)s")
                 % {"n": i, "where": where, "message": describe_error(issue) if issue else ""},
                 field="deals",
@@ -414,7 +425,7 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
             found = lookup.get(_name_key(name))
             if found is None:
                 raise ServiceError(
-                    "deal_wrong_table",
+                    TournamentsError.DEAL_WRONG_TABLE,
                     _("Deal %(n)s names %(name)s, who is not at this table.")
                     % {"n": i, "name": name},
                     field="deals",
@@ -422,7 +433,7 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
             who[name] = found
         if sorted(who.values()) != sorted(pk for pk, _name in seats):
             raise ServiceError(
-                "deal_wrong_table",
+                TournamentsError.DEAL_WRONG_TABLE,
                 _("Deal %(n)s does not seat exactly the players of this table.") % {"n": i},
                 field="deals",
             )
@@ -431,7 +442,7 @@ def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> d
             totals[who[name]] += net
     if len(set(dealers)) != len(dealers):
         raise ServiceError(
-            "incomplete_session",
+            TournamentsError.INCOMPLETE_SESSION,
             _("In a session every player deals once; a player dealt twice."),
             field="deals",
         )
@@ -453,7 +464,7 @@ def record_session_deals(
     event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     row = _locked_table(event, table, session)
     seats = [
         (pk, name)

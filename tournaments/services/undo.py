@@ -12,6 +12,7 @@ from pegboard.errors import ServiceError
 from tournaments import hooks
 from tournaments.models import AuditEntry, Bracket, Entry, Event, GameResult, Table
 
+from ..error_codes import TournamentsError
 from ._common import UserLike, acting_user, actor_name, locked_event
 from .results import audit_values, describe_result
 
@@ -30,15 +31,17 @@ def reinstate_entry(entry: Entry) -> Entry:
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk, event=event)
     name = entry.player.name
     if event.status == Event.Status.FINISHED:
-        raise ServiceError("event_finished", _("The event has finished."))
+        raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     if not entry.withdrawn:
         raise ServiceError(
-            "not_withdrawn", _("%(name)s has not withdrawn.") % {"name": name}, field="entry"
+            TournamentsError.NOT_WITHDRAWN,
+            _("%(name)s has not withdrawn.") % {"name": name},
+            field="entry",
         )
     bracket = Bracket.objects.filter(event=event).first()
     if bracket is not None and entry.pk in bracket.seeds:
         raise ServiceError(
-            "in_bracket",
+            TournamentsError.IN_BRACKET,
             _(
                 "%(name)s was withdrawn from the playoff bracket and their matches were walked "
                 "over: a player cannot come back into a bracket."
@@ -69,7 +72,9 @@ def reopen_event(event: Event) -> Event:
     standings are recomputed (and its settings unlock as far as the games drawn allow)."""
     event = locked_event(event)
     if event.status != Event.Status.FINISHED:
-        raise ServiceError("not_finished", _("Only a finished event can be re-opened."))
+        raise ServiceError(
+            TournamentsError.NOT_FINISHED, _("Only a finished event can be re-opened.")
+        )
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
     hooks.results_changed(event.pk)
@@ -103,27 +108,29 @@ def undo_last_result(event: Event, *, user: UserLike = None, reason: str = "") -
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(
-            "event_finished", _("The event has finished: re-open it before undoing a result.")
+            TournamentsError.EVENT_FINISHED,
+            _("The event has finished: re-open it before undoing a result."),
         )
     if event.game_kind.round_page != "td-game":
         raise ServiceError(
-            "not_two_player", _("Only a two-player game's results can be undone this way.")
+            TournamentsError.NOT_TWO_PLAYER,
+            _("Only a two-player game's results can be undone this way."),
         )
     if Bracket.objects.filter(event=event, source=Bracket.Source.QUALIFYING).exists():
         raise ServiceError(
-            "playoff_cut",
+            TournamentsError.PLAYOFF_CUT,
             _("The playoff bracket was cut from these results: a result can no longer be undone."),
         )
     rounds = list(event.rounds.order_by("-number"))
     with_results = GameResult.objects.exclude(kind=GameResult.Kind.BYE)
     played = next((r for r in rounds if with_results.filter(table__round=r).exists()), None)
     if played is None:
-        raise ServiceError("no_results", _("There is no result to undo."))
+        raise ServiceError(TournamentsError.NO_RESULTS, _("There is no result to undo."))
     later = [r for r in rounds if r.number > played.number]
     released = [r for r in later if not r.is_draft]
     if released:
         raise ServiceError(
-            "later_game_released",
+            TournamentsError.LATER_GAME_RELEASED,
             _(
                 "Game %(later)s is already released and its draw counted the results of game "
                 "%(game)s: correct the result instead."
