@@ -86,8 +86,10 @@ def test_a_first_and_a_confirming_report_each_cross_once(tables):
         "submitted",
         "submitted",
     ]
-    # Before: 16 and 30 queries on SQLite (lock, check, audit values, write: step by step).
-    assert first_queries <= 16 and confirming_queries <= 30
+    # Before: 16 and 30 queries on SQLite (lock, check, audit values, write: step by step);
+    # PostgreSQL takes the player's key-share lock of the event in one query more.
+    share = int(connection.vendor == "postgresql")
+    assert first_queries <= 16 + share and confirming_queries <= 30 + share
 
 
 def test_a_confirmation_a_dispute_and_the_desk_each_cross_once(tables):
@@ -122,9 +124,14 @@ def test_a_confirmation_a_dispute_and_the_desk_each_cross_once(tables):
     )
     assert calls == ["settle_table"] and GameResult.objects.filter(table=t3).exists()
     # Before, when the table was locked twice (in results, then again to write): 35, 18, 25,
-    # 22 and 24 queries.
+    # 22 and 24 queries on SQLite; now 31, 18, 21, 18, 20 (a player's path takes one more on
+    # PostgreSQL, its key-share lock of the event).
+    share = int(connection.vendor == "postgresql")
     measured = (confirm_queries, dispute_queries, rule_queries, correct_queries, accept_queries)
-    assert all(now <= most for now, most in zip(measured, (31, 18, 21, 18, 20), strict=True))
+    assert all(
+        now <= most
+        for now, most in zip(measured, (31 + share, 18 + share, 21, 18, 20), strict=True)
+    )
 
 
 def test_the_desk_check_crosses_once(tables):
