@@ -10,7 +10,7 @@
 Every result a report or the desk confirms crosses to tournaments once, through
 ``tournaments.services.results.settle_table``: it locks the table, checks, writes, audits and
 announces the result (through ``write_result``, the one write of a result); results decides
-under its locks. Paper cards and archives write through ``write_results``.
+under its locks. Paper cards write through ``write_results``.
 """
 
 from .desk import accept_report, check_agreed, correct, request_printables, rule
