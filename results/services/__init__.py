@@ -7,8 +7,10 @@
 - ``sheets``: a table's nets (Stoppa) reported by one player, confirmed by the others
 - ``staff``: the club's scorekeepers
 
-Every result they confirm is written by ``tournaments.services.record_result`` (or
-``write_result``), the one path that checks, audits and announces a result.
+Every result a report or the desk confirms crosses to tournaments once, through
+``tournaments.services.results.settle_table``: it locks the table, checks, writes, audits and
+announces the result (through ``write_result``, the one write of a result); results decides
+under its locks. Paper cards write through ``write_results``.
 """
 
 from .desk import accept_report, check_agreed, correct, request_printables, rule

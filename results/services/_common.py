@@ -1,15 +1,18 @@
-"""What the results chapters share: the lock order, the audit of steps before a result, and
-confirming a version through the one result service of tournaments."""
+"""What the results chapters share: the audit of steps before a result, and handing a table
+down to tournaments in one call (:func:`_settle`, which is ``settle_table``): tournaments
+locks, checks, writes and audits; results decides, under those locks, which version was
+reported and what was agreed."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
-from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
-from tournaments.services.results import CheckedResult, write_result
+from tournaments.services.results import Agreed, HeldTable, Version, settle_table
 
 from ..error_codes import ResultsError
 from ..lifecycle import UNSETTLED, check_move
@@ -37,34 +40,32 @@ def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, r
     )
 
 
-def _locked_table(event: Event, table_id: int, *, player: bool = False) -> Table:
-    """Lock the event's row, then the table's: the one lock order every writer of a result
-    follows (``tournaments.services.record_result`` too), so two writers never deadlock.
-
-    A ``player``'s report holds the event in share mode (reports at other tables go on at
-    once); the TD's and the desk's writes hold it exclusively."""
-    locked = (
-        tournament_services.shared_event_lock(event)
-        if player
-        else tournament_services.locked_event(event)
-    )
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("round", "seat_a__player", "seat_b__player")
-        .filter(pk=table_id, round__event=event)
-        .first()
-    )
-    if table is None:
-        raise ServiceError(
+def _settle(
+    event: Event,
+    table_id: int,
+    settle: Callable[[HeldTable], Agreed | None],
+    *,
+    report: Callable[[Table], Version | None] | None = None,
+    player: bool = False,
+) -> GameResult | None:
+    """Hand a table down to tournaments, once: ``settle_table`` locks the event and then
+    the table (the one lock order of every writer of a result, so two writers never
+    deadlock; in share mode for a ``player``'s report, exclusively for the desk), checks the
+    version ``report`` names, lets ``settle`` decide under the locks and writes and audits
+    what it agreed. Nothing here calls tournaments between these steps."""
+    return settle_table(
+        event,
+        table_id,
+        unknown=ServiceError(
             ResultsError.UNKNOWN_GAME, _("There is no such game in this event."), field="table"
-        )
-    # The event as read under its lock (status, format), for the checks that follow.
-    table.round.event = locked
-    return table
+        ),
+        settle=settle,
+        report=report,
+        player=player,
+    )
 
 
 def _confirm(
-    event: Event,
     table: Table,
     chosen: Submission,
     *,
@@ -72,10 +73,9 @@ def _confirm(
     user=None,
     entry=None,
     reason: str = "",
-    checked: CheckedResult | None = None,
-) -> GameResult:
-    """Make ``chosen`` the table's confirmed version and record the result through the one
-    result service (which audits it as ``action``; changing a recorded result needs
+) -> Agreed:
+    """Make ``chosen`` the table's confirmed version; what :func:`_settle` then records
+    through the one result service (audited as ``action``; changing a recorded result needs
     ``reason``)."""
     Submission.objects.filter(table=table, status=Submission.Status.CONFIRMED).update(
         status=Submission.Status.SUPERSEDED
@@ -92,19 +92,13 @@ def _confirm(
         raise ServiceError(
             ResultsError.ALREADY_CONFIRMED, _("This game was confirmed meanwhile.")
         ) from None
-    if checked is not None:  # checked in this transaction already, under the same locks
-        return write_result(
-            event, table, checked, user=user, action=action, actor=_actor(entry, user)
-        )
-    return tournament_services.record_result(
-        event,
-        table=table,
-        winner=chosen.winner_id,
+    return Agreed(
+        winner_id=chosen.winner_id,
         loser_score=chosen.loser_score,
         forfeit=chosen.forfeit,
-        user=user,
         action=action,
         actor=_actor(entry, user),
+        user=user,
         reason=reason,
     )
 

@@ -1,5 +1,10 @@
 """The results desk: checks of agreeing reports, rulings on disputes, corrections with a
-reason, and the printables of the event."""
+reason, and the printables of the event.
+
+Each desk action crosses to tournaments once (``_settle``, which is
+``tournaments.services.results.settle_table``): tournaments locks the event and the table,
+the action picks the version to record under those locks, and tournaments checks, writes
+and audits it in the same call."""
 
 from __future__ import annotations
 
@@ -9,27 +14,36 @@ from django.utils.translation import gettext as _
 
 from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
+from tournaments.services.results import Agreed, HeldTable
 
 from ..error_codes import ResultsError
 from ..models import Dispute, PrintJob, Submission
-from ._common import _confirm, _locked_table, _td_submission
+from ._common import _confirm, _settle, _td_submission
 
 
 @transaction.atomic
 def check_agreed(event: Event, *, table: Table | int, user) -> GameResult:
     """The TD or a scorekeeper checks two agreeing reports (events that check at the desk)."""
     table_id = table.pk if isinstance(table, Table) else table
-    locked = _locked_table(event, table_id)
-    agreed = (
-        Submission.objects.filter(table=locked, status=Submission.Status.TO_CHECK)
-        .order_by("-created_at", "-pk")
-        .first()
-    )
-    if agreed is None:
-        raise ServiceError(
-            ResultsError.NOTHING_TO_CHECK, _("This game has no agreeing reports to check.")
+
+    def settle(held: HeldTable) -> Agreed:
+        agreed = (
+            Submission.objects.filter(table=held.table, status=Submission.Status.TO_CHECK)
+            .order_by("-created_at", "-pk")
+            .first()
         )
-    return _confirm(event, locked, agreed, action="checked", user=user)
+        if agreed is None:
+            raise ServiceError(
+                ResultsError.NOTHING_TO_CHECK, _("This game has no agreeing reports to check.")
+            )
+        return _confirm(held.table, agreed, action="checked", user=user)
+
+    return _recorded(_settle(event, table_id, settle))
+
+
+def _recorded(result: GameResult | None) -> GameResult:
+    assert result is not None  # every desk action's settle returns what it agreed
+    return result
 
 
 @transaction.atomic
@@ -46,40 +60,45 @@ def rule(
 ) -> GameResult:
     """The TD's final ruling on a table: one of the versions, or a result of their own."""
     table_id = table.pk if isinstance(table, Table) else table
-    table = _locked_table(event, table_id)
-    # A ruling settles a dispute; changing a result nobody disputes is a correction (TD only,
-    # with a reason), so a scorekeeper at the desk cannot overturn a confirmed game.
-    if not Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
-        raise ServiceError(
-            ResultsError.NOT_DISPUTED,
-            _("This game is not in dispute: a TD corrects a recorded result, with a reason."),
-        )
-    if submission is not None:
-        sub_id = submission.pk if isinstance(submission, Submission) else submission
-        chosen = Submission.objects.filter(pk=sub_id, table=table).first()
-        if chosen is None:
+
+    def settle(held: HeldTable) -> Agreed:
+        table = held.table
+        # A ruling settles a dispute; changing a result nobody disputes is a correction (TD
+        # only, with a reason), so a scorekeeper at the desk cannot overturn a confirmed game.
+        if not Dispute.objects.filter(table=table, ruled_at__isnull=True).exists():
             raise ServiceError(
-                ResultsError.UNKNOWN_SUBMISSION, _("That version is not one of this table's.")
+                ResultsError.NOT_DISPUTED,
+                _("This game is not in dispute: a TD corrects a recorded result, with a reason."),
             )
-    else:
-        if winner is None:
-            raise ServiceError(
-                ResultsError.WINNER_REQUIRED, _("Choose the winner."), field="winner"
+        if submission is not None:
+            sub_id = submission.pk if isinstance(submission, Submission) else submission
+            chosen = Submission.objects.filter(pk=sub_id, table=table).first()
+            if chosen is None:
+                raise ServiceError(
+                    ResultsError.UNKNOWN_SUBMISSION, _("That version is not one of this table's.")
+                )
+        else:
+            if winner is None:
+                raise ServiceError(
+                    ResultsError.WINNER_REQUIRED, _("Choose the winner."), field="winner"
+                )
+            chosen = _td_submission(
+                event,
+                table,
+                winner=winner,
+                loser_score=loser_score,
+                forfeit=forfeit,
+                user=user,
+                source=Submission.Source.TD,
             )
-        chosen = _td_submission(
-            event,
-            table,
-            winner=winner,
-            loser_score=loser_score,
-            forfeit=forfeit,
-            user=user,
-            source=Submission.Source.TD,
+        agreed = _confirm(table, chosen, action="ruled", user=user, reason=note)
+        # in this transaction: a result the write refuses takes the ruling back with it
+        Dispute.objects.filter(table=table).update(
+            ruling=chosen, ruled_by=user, ruled_at=timezone.now(), note=note[:300]
         )
-    result = _confirm(event, table, chosen, action="ruled", user=user, reason=note)
-    Dispute.objects.filter(table=table).update(
-        ruling=chosen, ruled_by=user, ruled_at=timezone.now(), note=note[:300]
-    )
-    return result
+        return agreed
+
+    return _recorded(_settle(event, table_id, settle))
 
 
 @transaction.atomic
@@ -99,19 +118,22 @@ def correct(
             ResultsError.REASON_REQUIRED, _("A correction needs a reason."), field="reason"
         )
     table_id = table.pk if isinstance(table, Table) else table
-    table = _locked_table(event, table_id)
-    if not GameResult.objects.filter(table=table).exists():
-        raise ServiceError(ResultsError.NOTHING_TO_CORRECT, _("This game has no result yet."))
-    chosen = _td_submission(
-        event,
-        table,
-        winner=winner,
-        loser_score=loser_score,
-        forfeit=forfeit,
-        user=user,
-        source=Submission.Source.TD,
-    )
-    return _confirm(event, table, chosen, action="corrected", user=user, reason=reason)
+
+    def settle(held: HeldTable) -> Agreed:
+        if not GameResult.objects.filter(table=held.table).exists():
+            raise ServiceError(ResultsError.NOTHING_TO_CORRECT, _("This game has no result yet."))
+        chosen = _td_submission(
+            event,
+            held.table,
+            winner=winner,
+            loser_score=loser_score,
+            forfeit=forfeit,
+            user=user,
+            source=Submission.Source.TD,
+        )
+        return _confirm(held.table, chosen, action="corrected", user=user, reason=reason)
+
+    return _recorded(_settle(event, table_id, settle))
 
 
 @transaction.atomic
@@ -135,24 +157,28 @@ def accept_report(
     instead of retyping it: recorded through the one result service, audited as
     ``accepted``. ``version`` names the report the TD saw; one changed since is refused."""
     table_id = table.pk if isinstance(table, Table) else table
-    table = _locked_table(event, table_id)
-    if GameResult.objects.filter(table=table).exists():
-        raise ServiceError(ResultsError.ALREADY_CONFIRMED, _("This game already has a result."))
-    theirs = (
-        Submission.objects.filter(table=table, status=Submission.Status.PENDING)
-        .select_related("by_entry__player")
-        .order_by("-created_at", "-pk")
-        .first()
-    )
-    if theirs is None:
-        raise ServiceError(
-            ResultsError.NOTHING_TO_CONFIRM, _("No player report waits at this table.")
-        )
     version_id = version.pk if isinstance(version, Submission) else version
-    if theirs.pk != version_id:
-        name = theirs.by_entry.player.name if theirs.by_entry else "?"
-        raise ServiceError(
-            ResultsError.REPORT_CHANGED,
-            _("%(name)s changed the report: check it again.") % {"name": name},
+
+    def settle(held: HeldTable) -> Agreed:
+        table = held.table
+        if GameResult.objects.filter(table=table).exists():
+            raise ServiceError(ResultsError.ALREADY_CONFIRMED, _("This game already has a result."))
+        theirs = (
+            Submission.objects.filter(table=table, status=Submission.Status.PENDING)
+            .select_related("by_entry__player")
+            .order_by("-created_at", "-pk")
+            .first()
         )
-    return _confirm(event, table, theirs, action="accepted", user=user)
+        if theirs is None:
+            raise ServiceError(
+                ResultsError.NOTHING_TO_CONFIRM, _("No player report waits at this table.")
+            )
+        if theirs.pk != version_id:
+            name = theirs.by_entry.player.name if theirs.by_entry else "?"
+            raise ServiceError(
+                ResultsError.REPORT_CHANGED,
+                _("%(name)s changed the report: check it again.") % {"name": name},
+            )
+        return _confirm(table, theirs, action="accepted", user=user)
+
+    return _recorded(_settle(event, table_id, settle))

@@ -3,11 +3,16 @@
 A table's submissions are serialized by a row lock (event, then table), so a double tap or two
 players reporting at the same moment store exactly one outcome; that a game has at most one
 confirmed version is a database constraint, not a convention.
+
+A report crosses to tournaments once: ``_settle`` (``tournaments.services.results.
+settle_table``) locks the event and the table, checks the reported version, lets
+:func:`_store` keep it under those locks and, when the two players agree, writes and audits
+the result in the same call. A confirmation and a dispute cross the same way, once each.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -16,12 +21,12 @@ from games.cribbage import CribbageError, check_claim, verify_game
 from pegboard.engine_messages.cribbage import describe_error, problem_text
 from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
-from tournaments.services.results import audit_values, check_result
+from tournaments.services.results import Agreed, HeldTable, Version
 
 from ..error_codes import ResultsError
 from ..lifecycle import OPEN, ReportState, check_move
 from ..models import Dispute, Submission
-from ._common import _audit, _confirm, _locked_table
+from ._common import _audit, _confirm, _settle
 from .keys import entry_for_key, throttle
 from .review import is_game_record, queue_review
 
@@ -126,10 +131,20 @@ def submit(
         entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
     winner_id = winner.pk if isinstance(winner, Entry) else winner
-    table = _locked_table(entry.event, table_id, player=True)
-    event = table.round.event  # read under the lock: a finished event takes no report
-    seats = {table.seat_a_id, table.seat_b_id} - {None}
-    if entry.pk not in seats:
+    mine = Version(winner_id=winner_id, loser_score=loser_score, forfeit=forfeit)
+    return _report(
+        entry,
+        table_id,
+        lambda table: _seated(entry, table, mine),
+        record=record,
+        reason=reason,
+        strict_record=strict_record,
+    )
+
+
+def _seated(entry: Entry, table: Table, version: Version) -> Version:
+    """``version``, reported by ``entry``: refused unless they played at ``table``."""
+    if entry.pk not in {table.seat_a_id, table.seat_b_id} - {None}:
         raise ServiceError(
             ResultsError.NOT_YOUR_GAME, _("You did not play at this table."), field="table"
         )
@@ -137,19 +152,49 @@ def submit(
         raise ServiceError(
             ResultsError.BYE_TABLE, _("A bye has no result to report."), field="table"
         )
-    # The one check every result takes; the confirmation below writes what it checked.
-    checked = check_result(
-        event, table, winner_id=winner_id, loser_score=loser_score, forfeit=forfeit
-    )
+    return version
+
+
+def _report(
+    entry: Entry,
+    table_id: int,
+    reported,
+    *,
+    record: dict | None = None,
+    reason: str = "",
+    strict_record: bool = False,
+) -> SubmitOutcome:
+    """Store ``entry``'s report at a table (``reported(table)``, under the locks, names
+    it), crossing to tournaments once (:func:`_settle`): the table is locked and the version
+    checked there before :func:`_store` keeps it; two agreeing versions come back as the
+    result to record, which tournaments writes and audits in the same call."""
+    stored: list[SubmitOutcome] = []
+
+    def settle(held: HeldTable) -> Agreed | None:
+        outcome, agreed = _store(held, entry, record, reason, strict_record)
+        stored.append(outcome)
+        return agreed
+
+    result = _settle(entry.event, table_id, settle, report=reported, player=True)
+    return stored[0] if result is None else replace(stored[0], result=result)
+
+
+def _store(
+    held: HeldTable, entry: Entry, record, reason: str, strict_record: bool
+) -> tuple[SubmitOutcome, Agreed | None]:
+    """Keep a checked version (``held``) and say where the table stands, with the version
+    to record when the two players agree."""
+    event, table, checked = held.event, held.table, held.checked
+    assert checked is not None and held.values is not None  # _report names the version
     report = _check_record(record, strict=strict_record)
     mine = Submission(
         table=table,
         event=event,
         source=Submission.Source.PLAYER,
         by_entry=entry,
-        winner_id=winner_id,
-        loser_score=None if forfeit else loser_score,
-        forfeit=forfeit,
+        winner_id=checked.winner_id,
+        loser_score=checked.loser_score,
+        forfeit=checked.kind == GameResult.Kind.FORFEIT,
         record=record or None,
         report=report,
     )
@@ -169,7 +214,7 @@ def submit(
         # sent again when the connection returned (static/js/offline.js), possibly after the
         # opponent confirmed it: the stored version stands. (Once the TD has recorded another
         # result, the old report is refused below, as any report would be.)
-        return SubmitOutcome(latest_mine, ReportState.DUPLICATE)
+        return SubmitOutcome(latest_mine, ReportState.DUPLICATE), None
     # A recorded result (confirmed by both players, or entered or ruled by the TD) is only
     # changed by the TD with a reason; a player can still flag a dispute.
     if recorded is not None:
@@ -186,32 +231,29 @@ def submit(
     mine.save()
     if is_game_record(mine.record):
         queue_review(mine.pk)  # the discard review, by Celery after the commit
-    _audit(event, table, action="submitted", entry=entry, new=audit_values(mine, table))
+    _audit(event, table, action="submitted", entry=entry, new=held.values)
 
-    opponent_id = next(iter(seats - {entry.pk}))
+    opponent_id = next(iter({table.seat_a_id, table.seat_b_id} - {entry.pk}))
     theirs = (
         Submission.objects.filter(table=table, by_entry_id=opponent_id, status__in=OPEN)
         .order_by("-created_at", "-pk")
         .first()
     )
     if theirs is None:
-        return SubmitOutcome(mine, ReportState.PENDING)
+        return SubmitOutcome(mine, ReportState.PENDING), None
     if theirs.same_outcome(mine) and event.confirmation == Event.Confirmation.DESK_CHECK:
         # Both keys may have come from one table card: the desk checks before it counts.
         Submission.objects.filter(pk__in=[mine.pk, theirs.pk]).update(
             status=Submission.Status.TO_CHECK
         )
-        _audit(event, table, action="to_check", entry=entry, new=audit_values(mine, table))
-        return SubmitOutcome(mine, ReportState.TO_CHECK)
+        _audit(event, table, action="to_check", entry=entry, new=held.values)
+        return SubmitOutcome(mine, ReportState.TO_CHECK), None
     if theirs.same_outcome(mine):
-        return SubmitOutcome(
-            mine,
-            ReportState.CONFIRMED,
-            _confirm(event, table, mine, action="confirmed", entry=entry, checked=checked),
-        )
+        agreed = _confirm(table, mine, action="confirmed", entry=entry)
+        return SubmitOutcome(mine, ReportState.CONFIRMED), agreed
     why = reason.strip()[:300] or _("The two players reported different results.")
     _open_dispute(event, table, [mine, theirs], reason=why, entry=entry)
-    return SubmitOutcome(mine, ReportState.DISPUTED)
+    return SubmitOutcome(mine, ReportState.DISPUTED), None
 
 
 def _stands(result: GameResult, version: Submission) -> bool:
@@ -277,39 +319,39 @@ def confirm_opponent(
         )
     entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
-    locked = _locked_table(entry.event, table_id, player=True)
-    theirs = (
-        Submission.objects.filter(table=locked, status=Submission.Status.PENDING)
-        .exclude(by_entry=entry)
-        .select_related("by_entry__player")
-        .order_by("-created_at", "-pk")
-        .first()
-    )
-    if theirs is None:
-        raise ServiceError(
-            ConfirmRefusal.NOTHING, _("Your opponent has not reported this game yet.")
-        )
     version_id = version.pk if isinstance(version, Submission) else version
     winner_id = winner.pk if isinstance(winner, Entry) else winner
-    if (version_id is not None and version_id != theirs.pk) or (
-        winner_id is not None
-        and not theirs.same_outcome(
-            Submission(winner_id=winner_id, loser_score=loser_score, forfeit=forfeit)
+
+    def reported(locked: Table) -> Version:
+        theirs = (
+            Submission.objects.filter(table=locked, status=Submission.Status.PENDING)
+            .exclude(by_entry=entry)
+            .select_related("by_entry__player")
+            .order_by("-created_at", "-pk")
+            .first()
         )
-    ):
-        name = theirs.by_entry.player.name if theirs.by_entry else _("Your opponent")
-        raise ServiceError(
-            ConfirmRefusal.CHANGED,
-            _("%(name)s changed the report: check it again.") % {"name": name},
+        if theirs is None:
+            raise ServiceError(
+                ConfirmRefusal.NOTHING, _("Your opponent has not reported this game yet.")
+            )
+        if (version_id is not None and version_id != theirs.pk) or (
+            winner_id is not None
+            and not theirs.same_outcome(
+                Submission(winner_id=winner_id, loser_score=loser_score, forfeit=forfeit)
+            )
+        ):
+            name = theirs.by_entry.player.name if theirs.by_entry else _("Your opponent")
+            raise ServiceError(
+                ConfirmRefusal.CHANGED,
+                _("%(name)s changed the report: check it again.") % {"name": name},
+            )
+        throttle(key)  # a confirmation is a report of the same result
+        agreed = Version(
+            winner_id=theirs.winner_id, loser_score=theirs.loser_score, forfeit=theirs.forfeit
         )
-    return submit(
-        key,
-        table=locked,
-        winner=theirs.winner_id,
-        loser_score=theirs.loser_score,
-        forfeit=theirs.forfeit,
-        entry=entry,
-    )
+        return _seated(entry, locked, agreed)
+
+    return _report(entry, table_id, reported)
 
 
 @transaction.atomic
@@ -317,7 +359,16 @@ def dispute(key: str, *, table: Table | int, reason: str = "") -> Dispute:
     """A player disputes the opponent's version: the game goes to the TD."""
     entry = entry_for_key(key)
     table_id = table.pk if isinstance(table, Table) else table
-    locked = _locked_table(entry.event, table_id, player=True)
+    opened: list[Dispute] = []
+
+    def settle(held: HeldTable) -> None:
+        opened.append(_dispute(entry, held.table, reason))
+
+    _settle(entry.event, table_id, settle, player=True)
+    return opened[0]
+
+
+def _dispute(entry: Entry, locked: Table, reason: str) -> Dispute:
     if entry.pk not in {locked.seat_a_id, locked.seat_b_id}:
         raise ServiceError(
             ResultsError.NOT_YOUR_GAME, _("You did not play at this table."), field="table"

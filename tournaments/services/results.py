@@ -5,10 +5,18 @@ forfeit. Game points, spread and skunk level are derived here from the event's f
 desk, two agreeing player reports, a ruling, a correction, a paper-card import, the API, a
 no-show): it validates once, writes, audits and announces the change. A recorded result is
 changed only with a reason, and the audit row names the players of the old and new result.
+
+:func:`settle_table` is how the results app hands a table down, in one call per report or
+desk action: tournaments takes the locks (the event, then the table), asks results which
+version was reported (``report``), checks it and works out its audit values, asks results
+what was agreed (``settle``: the players' two versions, the desk's check, a ruling, a
+correction) and then checks, writes and audits that. Results decides; it calls nothing of
+tournaments meanwhile.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +29,7 @@ from tournaments import hooks
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.outcome import OutcomeError, game_outcome
 
-from ._common import UserLike, acting_user, actor_name, analyze, locked_event
+from ._common import UserLike, acting_user, actor_name, analyze, locked_event, shared_event_lock
 
 BULK_ANALYZE_ROWS = 1_000  # a bulk write this large refreshes the planner's statistics
 
@@ -145,6 +153,113 @@ def check_result(
         winner_points=winner_points,
         margin=margin,
         skunk_level=skunk,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A version of a table's result as someone reported it: the winner and the loser's
+    score, or a forfeit (no score)."""
+
+    winner_id: int
+    loser_score: int | None
+    forfeit: bool
+
+    def key(self) -> tuple[int, int | None, bool]:
+        return (self.winner_id, None if self.forfeit else self.loser_score, self.forfeit)
+
+
+@dataclass(frozen=True, slots=True)
+class Agreed(Version):
+    """The version to record (two agreeing reports, the desk's check, a ruling, a
+    correction), with how and by whom the audit log says it was recorded; changing a
+    recorded result needs ``reason``."""
+
+    action: str
+    actor: str = ""
+    user: UserLike = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HeldTable:
+    """A table under its locks: the event and the table as read under them, and, when a
+    version was reported, that version checked (``checked``) and as the audit log keeps it
+    (``values``)."""
+
+    event: Event
+    table: Table
+    checked: CheckedResult | None = None
+    values: dict | None = None
+
+
+def settle_table(
+    event: Event,
+    table_id: int,
+    *,
+    unknown: ServiceError,
+    settle: Callable[[HeldTable], Agreed | None],
+    report: Callable[[Table], Version | None] | None = None,
+    player: bool = False,
+) -> GameResult | None:
+    """Lock a table, check what was reported at it and record what was agreed: the one
+    call a player's report, a confirmation, a dispute and the desk's check, ruling,
+    correction and acceptance make into tournaments.
+
+    The event is locked first, then the table (the one lock order of every writer of a
+    result, so two writers never deadlock): in share mode for a ``player``'s report
+    (reports at other tables go on at once), exclusively for the desk. ``unknown`` is
+    raised when the event has no table ``table_id``. ``report(table)`` names the version
+    reported (or None); it is checked with :func:`check_result` before ``settle(held)``
+    decides what, if anything, was agreed. An :class:`Agreed` version is checked (once:
+    the reported version's check is reused) and written and audited by
+    :func:`write_result`, whose result is returned; nothing agreed returns None. The
+    caller runs this in its transaction, which an error rolls back whole.
+    """
+    locked = shared_event_lock(event) if player else locked_event(event)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round", "seat_a__player", "seat_b__player")
+        .filter(pk=table_id, round__event=locked)
+        .first()
+    )
+    if table is None:
+        raise unknown
+    table.round.event = locked  # the event as read under its lock, for the checks below
+    held = HeldTable(locked, table)
+    reported = report(table) if report is not None else None
+    if reported is not None:
+        held = HeldTable(
+            locked,
+            table,
+            checked=_check_version(locked, table, reported),
+            values=audit_values(reported, table),
+        )
+    agreed = settle(held)
+    if agreed is None:
+        return None
+    if reported is not None and held.checked is not None and agreed.key() == reported.key():
+        checked = held.checked  # checked above, in this transaction, under the same locks
+    else:
+        checked = _check_version(locked, table, agreed)
+    return write_result(
+        locked,
+        table,
+        checked,
+        user=agreed.user,
+        reason=agreed.reason,
+        action=agreed.action,
+        actor=agreed.actor,
+    )
+
+
+def _check_version(event: Event, table: Table, version: Version) -> CheckedResult:
+    return check_result(
+        event,
+        table,
+        winner_id=version.winner_id,
+        loser_score=version.loser_score,
+        forfeit=version.forfeit,
     )
 
 
