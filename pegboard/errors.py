@@ -31,13 +31,12 @@ class ErrorCode(StrEnum):
 class ServiceError(Exception):
     """A request the rules do not allow. Nothing has been written when it is raised.
 
-    ``code`` is a member of an app's :class:`ErrorCode` enum. A plain string is still accepted
-    while the results app moves to its enum (``results/error_codes.py``); it is stored as given.
+    ``code`` is a member of an app's :class:`ErrorCode` enum (``<app>/error_codes.py``).
     """
 
-    def __init__(self, code: ErrorCode | str, message: str, *, field: str | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
-        self.code: ErrorCode | str = code
+        self.code: ErrorCode = code
         self.message = str(message)
         self.field = field
 

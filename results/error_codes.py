@@ -3,10 +3,10 @@ clients tell apart. The values are the strings the API has always answered with.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from pegboard.errors import ErrorCode
 
 
-class ResultsError(StrEnum):
+class ResultsError(ErrorCode):
     """The error codes of the results app (reports, the desk, sheets, paper cards, archives)."""
 
     ALREADY_CONFIRMED = "already_confirmed"

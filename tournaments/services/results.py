@@ -29,6 +29,7 @@ from tournaments import hooks
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.outcome import OutcomeError, game_outcome
 
+from ..error_codes import TournamentsError
 from ._common import UserLike, acting_user, actor_name, analyze, locked_event, shared_event_lock
 
 BULK_ANALYZE_ROWS = 1_000  # a bulk write this large refreshes the planner's statistics
@@ -68,11 +69,13 @@ def record_result(
         )
     except (Table.DoesNotExist, ValueError, TypeError):
         raise ServiceError(
-            "unknown_table", _("There is no such table in this event."), field="table"
+            TournamentsError.UNKNOWN_TABLE,
+            _("There is no such table in this event."),
+            field="table",
         ) from None
     if game_number is not None and table.round.number != game_number:
         raise ServiceError(
-            "table_of_another_game",
+            TournamentsError.TABLE_OF_ANOTHER_GAME,
             _("Table %(table)s belongs to game %(other)s, not game %(game)s.")
             % {"table": table.number or "-", "other": table.round.number, "game": game_number},
             field="table",
@@ -106,17 +109,20 @@ def check_result(
     """
     if event.status != Event.Status.RUNNING:
         raise ServiceError(
-            "event_not_running", _("Results can only be entered while the event is running.")
+            TournamentsError.EVENT_NOT_RUNNING,
+            _("Results can only be entered while the event is running."),
         )
     if table.round.is_draft:
         raise ServiceError(
-            "round_not_released",
+            TournamentsError.ROUND_NOT_RELEASED,
             _("Game %(game)s is a draft: release it before entering results.")
             % {"game": table.round.number},
             field="table",
         )
     if table.is_bye:
-        raise ServiceError("bye_table", _("A bye has no result to enter."), field="table")
+        raise ServiceError(
+            TournamentsError.BYE_TABLE, _("A bye has no result to enter."), field="table"
+        )
     seats = {table.seat_a_id: table.seat_a, table.seat_b_id: table.seat_b}
     if winner_id not in seats:
         name = (
@@ -125,7 +131,7 @@ def check_result(
             .first()
         )
         raise ServiceError(
-            "winner_not_at_table",
+            TournamentsError.WINNER_NOT_AT_TABLE,
             _("%(name)s is not at table %(table)s.")
             % {"name": name or _("That player"), "table": table.number},
             field="winner",
@@ -137,11 +143,15 @@ def check_result(
         winner_points, margin, skunk = fmt.forfeit_points, fmt.forfeit_spread, 0
     else:
         if loser_score is None:
-            raise ServiceError("score_required", _("Enter the loser's score."), field="loser_score")
+            raise ServiceError(
+                TournamentsError.SCORE_REQUIRED, _("Enter the loser's score."), field="loser_score"
+            )
         try:
             outcome = game_outcome(fmt, event.target, loser_score)
         except OutcomeError as exc:
-            raise ServiceError(exc.code, exc.message, field="loser_score") from None
+            raise ServiceError(
+                TournamentsError(exc.code), exc.message, field="loser_score"
+            ) from None
         kind, loser_score_value = GameResult.Kind.PLAYED, loser_score
         winner_points, margin, skunk = outcome.winner_points, outcome.margin, outcome.skunk_level
 
@@ -286,7 +296,7 @@ def write_result(
     reason = (reason or "").strip()[:300]
     if old is not None and not reason:
         raise ServiceError(
-            "reason_required",
+            TournamentsError.REASON_REQUIRED,
             _("Table %(table)s already has a result (%(result)s): give a reason to change it.")
             % {"table": table.number, "result": describe_result(audit_values(old, table))},
             field="reason",
@@ -305,7 +315,9 @@ def write_result(
     try:
         result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
     except IntegrityError:
-        raise ServiceError("conflict", _("The result could not be saved; try again.")) from None
+        raise ServiceError(
+            TournamentsError.CONFLICT, _("The result could not be saved; try again.")
+        ) from None
     AuditEntry.objects.create(
         event=event,
         table=table,
@@ -356,13 +368,17 @@ def record_no_show(
     row = Table.objects.filter(pk=table_id, round__event=event).first()
     if row is None:
         raise ServiceError(
-            "unknown_table", _("There is no such table in this event."), field="table"
+            TournamentsError.UNKNOWN_TABLE,
+            _("There is no such table in this event."),
+            field="table",
         )
     if row.is_bye:
-        raise ServiceError("bye_table", _("A bye has no result to enter."), field="table")
+        raise ServiceError(
+            TournamentsError.BYE_TABLE, _("A bye has no result to enter."), field="table"
+        )
     if absent_id not in (row.seat_a_id, row.seat_b_id):
         raise ServiceError(
-            "not_at_table",
+            TournamentsError.NOT_AT_TABLE,
             _("That player is not at table %(table)s.") % {"table": row.number},
             field="absent",
         )
@@ -409,7 +425,7 @@ def write_results(
             continue
         if old is not None and not reason.strip():
             raise ServiceError(
-                "reason_required",
+                TournamentsError.REASON_REQUIRED,
                 _("Table %(table)s already has a result: give a reason to change it.")
                 % {"table": table.number},
                 field="reason",
