@@ -82,18 +82,18 @@ check: lint format-check typecheck schema migrations-check messages-check
 ## QUEUES=standings consumes only those, comma-separated; CONCURRENCY=4 runs more at once)
 CONCURRENCY ?= 2
 worker: $(STAMP)
-	$(BIN)/celery -A pegboard worker --loglevel INFO --concurrency $(CONCURRENCY) $(if $(QUEUES),-Q $(QUEUES))
+	$(BIN)/celery -A config worker --loglevel INFO --concurrency $(CONCURRENCY) $(if $(QUEUES),-Q $(QUEUES))
 
 ## beat: the Celery beat scheduler (nightly season ledgers)
 beat: $(STAMP)
 	mkdir -p var
-	$(BIN)/celery -A pegboard beat --loglevel INFO --schedule var/celerybeat-schedule
+	$(BIN)/celery -A config beat --loglevel INFO --schedule var/celerybeat-schedule
 
 ## serve: production shape (set DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=0)
 serve: $(STAMP) $(CATALOGUES_MO)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput
-	$(BIN)/gunicorn pegboard.wsgi --bind $(HOST):$(PORT) --workers 3
+	$(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

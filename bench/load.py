@@ -198,7 +198,7 @@ class Server:
                 sys.executable,
                 "-m",
                 "gunicorn",
-                "pegboard.wsgi",
+                "config.wsgi",
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--workers",
@@ -242,7 +242,7 @@ def prepare_database(env: dict[str, str]) -> None:
     for url in (BROKER, CACHE):
         redis.Redis.from_url(url).flushdb()
     os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
 def report_items(event, games: int) -> list[tuple[str, int, int, str, int]]:
@@ -639,7 +639,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from pegboard.celery import app
+    from config.celery import app
     from tournaments.demo import load_demo
 
     print(f"building {args.players} players x {args.games} games ...", file=sys.stderr)

@@ -40,7 +40,7 @@ def main() -> None:
     scratch = tempfile.TemporaryDirectory(prefix="pegboard-bench-")
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
@@ -50,7 +50,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from pegboard.celery import app
+    from config.celery import app
     from results.services import import_paper_cards
     from tournaments.models import Club, Entry, Event, MatchPointFormat, Player, Round, Table
     from tournaments.services import analyze

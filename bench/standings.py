@@ -68,7 +68,7 @@ def main() -> None:
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
     broker = os.environ.get("CELERY_BROKER_URL", "")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
@@ -79,7 +79,7 @@ def main() -> None:
 
     from _field import build_event, seat_games
 
-    from pegboard.celery import app
+    from config.celery import app
     from scoring.models import StandingsSnapshot
     from scoring.services import recompute_standings
     from tournaments import services

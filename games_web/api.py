@@ -17,6 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.drf import AnonRateThrottle
+from core.engine_messages.cribbage import describe_error, problem_text
 from games.cribbage import (
     CLAIM_KINDS,
     GAME_RECORD_SCHEMA,
@@ -31,8 +33,6 @@ from games.cribbage import (
     score_play,
     verify_game,
 )
-from pegboard.drf import AnonRateThrottle
-from pegboard.engine_messages.cribbage import describe_error, problem_text
 
 CARDS_SCHEMA = {
     "oneOf": [

@@ -19,6 +19,7 @@ from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.engine_messages.stoppa import describe, describe_error
 from games.stoppa import (
     RECORD_SCHEMA,
     Settings,
@@ -29,7 +30,6 @@ from games.stoppa import (
 )
 from games.stoppa.checker import compare_contest, engine_attr, run_stop
 from games_web.api import CardsField, CribbageView, openapi_schema
-from pegboard.engine_messages.stoppa import describe, describe_error
 
 
 def stoppa_error(exc: StoppaError, default_attr: str | None = None) -> ValidationError:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_messages.cribbage import describe_error
 from games.cribbage import (
     AdviceError,
     CardError,
@@ -17,7 +18,6 @@ from games.cribbage import (
     score_hand,
     score_play,
 )
-from pegboard.engine_messages.cribbage import describe_error
 
 
 class HandForm(forms.Form):

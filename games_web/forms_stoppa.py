@@ -9,9 +9,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_messages.stoppa import describe, describe_error
 from games.stoppa import StoppaError
 from games.stoppa.checker import DEFAULT_NAMES, compare_contest, run_stop
-from pegboard.engine_messages.stoppa import describe, describe_error
 
 ROWS = range(1, 7)
 

@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pegboard.drf import as_validation_error
-from pegboard.errors import ServiceError
+from core.drf import as_validation_error
+from core.errors import ServiceError
 from tournaments.api import ResultSerializer
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.models import GameResult, Table

@@ -14,8 +14,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.drf import as_validation_error
-from pegboard.errors import ServiceError
+from core.drf import as_validation_error
+from core.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
 from tournaments.models import StoppaTable
 

@@ -3,7 +3,7 @@ clients tell apart. The values are the strings the API has always answered with.
 
 from __future__ import annotations
 
-from pegboard.errors import ErrorCode
+from core.errors import ErrorCode
 
 
 class ResultsError(ErrorCode):

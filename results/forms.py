@@ -7,8 +7,8 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_messages.cribbage import describe_problem
 from games.cribbage import CardError, parse_card
-from pegboard.engine_messages.cribbage import describe_problem
 from tournaments.forms import ServiceForm
 from tournaments.models import Entry, Table
 

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from pegboard.errors import ServiceError
-from pegboard.middleware import retry_safe_when
+from core.errors import ServiceError
+from core.middleware import retry_safe_when
 from tournaments import selectors as tournament_selectors
 from tournaments.kinds import ResultShape
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring.exports import content_disposition
 from tournaments import selectors
 from tournaments.forms import ServiceForm

@@ -16,8 +16,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
-
-from pegboard import cache
+from core import cache
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +30,9 @@ def flags_shared() -> bool:
     A worker with a process-local cache would never clear the web process's flag, so without
     Redis as the cache every commit sends its own run (correct, just not coalesced).
     """
+    from celery import current_app as app
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
-
-    from pegboard.celery import app
 
     return app.conf.task_always_eager or not isinstance(caches["default"], LocMemCache)
 

@@ -4,7 +4,7 @@ grass-roots tables.
 
 from __future__ import annotations
 
-from pegboard.errors import ErrorCode
+from core.errors import ErrorCode
 
 
 class ScoringError(ErrorCode):

@@ -17,7 +17,7 @@ from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import kinds
 
 from .error_codes import ScoringError

@@ -118,7 +118,7 @@ def eager_celery(request):
     Even when CELERY_BROKER_URL is set (CI), an ordinary test must not leave messages on the
     real broker for a later worker to pick up.
     """
-    from pegboard.celery import app
+    from config.celery import app
 
     if request.node.get_closest_marker("real_worker"):
         yield

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance
 
-from pegboard.wsgi import application
+from config.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
 

@@ -1,11 +1,10 @@
-"""The fail-open cache (pegboard.cache): a cache that is down answers as an empty one."""
+"""The fail-open cache (core.cache): a cache that is down answers as an empty one."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import cache as django_cache
-
-from pegboard import cache
+from core import cache
 
 
 @pytest.fixture

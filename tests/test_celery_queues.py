@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from pegboard.celery import app
+from config.celery import app
 
 PEGBOARD_PREFIXES = ("pegboard.", "scoring.", "results.", "tournaments.", "games_web.")
 

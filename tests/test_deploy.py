@@ -95,7 +95,7 @@ def test_api_basic_auth_is_locked_out_too():
 
 
 def test_a_private_key_never_reaches_a_log_line(caplog):
-    from pegboard.logfilters import MaskPrivateKeys
+    from core.logfilters import MaskPrivateKeys
 
     record = logging.LogRecord(
         "django.request", logging.WARNING, __file__, 1, "Bad Request: %s", ("/k/s3cr3tKey/",), None
@@ -123,7 +123,7 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_throttle():
 SQLITE_HALL = """
 import os, sys, threading
 import django
-os.environ["DJANGO_SETTINGS_MODULE"] = "pegboard.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 django.setup()
 from django.core.management import call_command
 from django.db import connections

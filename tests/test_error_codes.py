@@ -9,8 +9,8 @@ import pytest
 from django.db import OperationalError
 from rest_framework.test import APIRequestFactory
 
-from pegboard.drf import exception_handler
-from pegboard.errors import ErrorCode, ServiceError
+from core.drf import exception_handler
+from core.errors import ErrorCode, ServiceError
 from scoring.error_codes import ScoringError
 from tournaments.error_codes import TournamentsError
 

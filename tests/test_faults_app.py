@@ -64,7 +64,7 @@ def gunicorn(tmp_path):
     log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(
         [
-            *(sys.executable, "-m", "gunicorn", "pegboard.wsgi", "-b", f"127.0.0.1:{port}"),
+            *(sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}"),
             *("-w", "2", "--no-control-socket", "--graceful-timeout", "1"),
         ],
         cwd=ROOT,

@@ -9,7 +9,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from pegboard import health
+from config import health
 
 
 def test_healthz_answers_without_the_database(client):

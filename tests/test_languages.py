@@ -85,7 +85,7 @@ def test_the_td_sets_the_events_language_in_its_settings(night, td_user):
     services.update_event_settings(night, language="ro")
     night.refresh_from_db()
     assert night.language == "ro"
-    from pegboard.errors import ServiceError
+    from core.errors import ServiceError
 
     with pytest.raises(ServiceError) as bad:
         services.update_event_settings(night, language="xx")

@@ -1,7 +1,7 @@
 """Scale out: two app servers and two Celery workers, one PostgreSQL and one Redis.
 
 Every part runs as its own process, as on separate hosts: app servers A and B (gunicorn
-``pegboard.wsgi``, one worker each, on two ports) and two workers that split the queues (one
+``config.wsgi``, one worker each, on two ports) and two workers that split the queues (one
 ``-Q standings``, the other ``-Q printables,seasons,imports,celery``), all pointed at the test
 database and at the Redis of CELERY_BROKER_URL / REDIS_URL. Nothing may live in one process:
 
@@ -121,7 +121,7 @@ class Cluster:
                 f"app-{node}",
                 # Two gunicorns on one host: each would claim the same control socket.
                 [
-                    *("gunicorn", "pegboard.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"),
+                    *("gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"),
                     "--no-control-socket",
                 ],
             )
@@ -130,7 +130,7 @@ class Cluster:
             self._start(
                 f"worker-{role}",
                 [
-                    *("celery", "-A", "pegboard", "worker", "--pool", "solo"),
+                    *("celery", "-A", "config", "worker", "--pool", "solo"),
                     *("-Q", queues[role], "-n", f"{hostname}@%h"),
                     *("--without-gossip", "--without-mingle", "--loglevel", "INFO"),
                 ],
@@ -159,7 +159,7 @@ class Cluster:
         raise AssertionError(f"{what}: not within {within:.0f} s{self.logs()}")
 
     def wait_until_up(self) -> None:
-        from pegboard.celery import app
+        from config.celery import app
 
         for node, url in self.urls.items():
             self.wait_for(
@@ -203,7 +203,7 @@ def cluster(transactional_db, tmp_path) -> Iterator[Cluster]:
         and redis_answers(settings.CACHES["default"]["LOCATION"]),
         "set REDIS_URL=redis://127.0.0.1:6379/1",
     )
-    from pegboard.celery import app
+    from config.celery import app
 
     app.control.purge()  # messages of an earlier run are for events that no longer exist
     running = Cluster(tmp_path)

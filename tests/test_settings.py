@@ -16,7 +16,7 @@ from tests.conftest import IN_CI
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = (
     "import json, django; django.setup(); from django.conf import settings; "
-    "from pegboard.celery import app; db = settings.DATABASES['default']; "
+    "from config.celery import app; db = settings.DATABASES['default']; "
     "print(json.dumps({'engine': db['ENGINE'], 'name': str(db['NAME']), "
     "'pool': 'pool' in db.get('OPTIONS', {}), 'eager': app.conf.task_always_eager, "
     "'cache': settings.CACHES['default']['BACKEND']}))"
@@ -29,7 +29,7 @@ def settings_with(env: dict[str, str]) -> dict:
         for k, v in os.environ.items()
         if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}
     }
-    clean.update(env, DJANGO_SETTINGS_MODULE="pegboard.settings")
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     out = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
@@ -88,7 +88,7 @@ def test_pgbouncer_turns_off_server_side_cursors_and_django_s_pool():
     env |= {
         "DATABASE_URL": "postgres://postgres@127.0.0.1:6432/pegboard",
         "PGBOUNCER": "1",
-        "DJANGO_SETTINGS_MODULE": "pegboard.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     out = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True

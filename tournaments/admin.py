@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from . import services
 from .models import (

@@ -20,8 +20,8 @@ from rest_framework.authentication import (
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.drf import KeysetCursorPagination
-from pegboard.errors import ServiceError
+from core.drf import KeysetCursorPagination
+from core.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.outcome import format_spread
 

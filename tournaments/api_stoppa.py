@@ -16,7 +16,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
 
 from . import selectors

@@ -7,7 +7,7 @@ reach the TD as a ServiceError with the same code.
 
 from __future__ import annotations
 
-from pegboard.errors import ErrorCode
+from core.errors import ErrorCode
 
 
 class TournamentsError(ErrorCode):

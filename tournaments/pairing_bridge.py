@@ -19,7 +19,7 @@ from typing import cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from . import hooks, pairing
 from .error_codes import TournamentsError

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from . import hooks, selectors, services
 from .error_codes import TournamentsError

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from . import kinds, selectors, services
 from .forms import (

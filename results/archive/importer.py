@@ -9,7 +9,7 @@ from typing import Any
 from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments.models import Club, Entry, Event, ForbiddenPair
 
 from ..error_codes import ResultsError

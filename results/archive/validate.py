@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from ..error_codes import ResultsError
 from .schema import MAX_ARCHIVE_BYTES, MAX_PLAYERS

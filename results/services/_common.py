@@ -10,7 +10,7 @@ from collections.abc import Callable
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.services.results import Agreed, HeldTable, Version, settle_table
 

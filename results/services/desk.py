@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import Agreed, HeldTable
 

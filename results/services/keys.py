@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from core import cache
 
-from pegboard import cache
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments.models import Entry
 
 from ..error_codes import ResultsError

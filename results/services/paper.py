@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring import crosscheck
 from tournaments import names
 from tournaments import services as tournament_services

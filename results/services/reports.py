@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.engine_messages.cribbage import describe_error, problem_text
+from core.errors import ServiceError
 from games.cribbage import CribbageError, check_claim, verify_game
-from pegboard.engine_messages.cribbage import describe_error, problem_text
-from pegboard.errors import ServiceError
 from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import Agreed, HeldTable, Version
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
+from core.engine_messages.cribbage import describe_error
 from games.cribbage import ADVICE_ERROR_CODES, DECK, AdviceError, advise_discard
-from pegboard.engine_messages.cribbage import describe_error
 
 ALL_DEALT = ["5H", "5D", "JS", "6C", "4H", "KD"]
 DEAL = {f"card_{i}": card for i, card in enumerate(["5H", "5D", "JS", "6C", "4H", "KD"], start=1)}

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from django.utils.translation import override, trans_real
 
+from core.engine_messages import WORD_KEYS, placeholders, templates_of
+from core.engine_messages import cribbage as cribbage_messages
+from core.engine_messages import stoppa as stoppa_messages
 from games import cribbage, stoppa
 from games.cribbage import CardError, CribbageError, check_claim, score_hand, score_play
 from games.stoppa import StoppaError, parse_cards, verify_deal
-from pegboard.engine_messages import WORD_KEYS, placeholders, templates_of
-from pegboard.engine_messages import cribbage as cribbage_messages
-from pegboard.engine_messages import stoppa as stoppa_messages
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 

@@ -14,7 +14,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results.archive import SCHEMA, export_event, import_event
 from results.models import Dispute, Submission
 from results.services import keys as keys_service

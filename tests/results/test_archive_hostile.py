@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import override_settings
 from django.urls import reverse
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results.archive import export_event, import_event, parse_archive
 from tests.conftest import require_service
 from tests.factories import ClubFactory, UserFactory, event_with_field

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results import services
 from results.models import Scorekeeper
 from tests.factories import ClubFactory, UserFactory

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results import services
 from tests.factories import UserFactory, event_with_field
 from tournaments import services as tournament_services

@@ -291,9 +291,9 @@ def test_the_six_cards_dealt_are_captured_so_the_discards_are_reviewed(
 
 
 def test_the_form_says_the_engines_problems_in_the_engines_words_but_where_it_names_players():
-    """One catalogue (pegboard.engine_messages.cribbage): the form rewords only the problems
+    """One catalogue (core.engine_messages.cribbage): the form rewords only the problems
     whose engine message names players by number."""
-    from pegboard.engine_messages.cribbage import PROBLEM_MESSAGES
+    from core.engine_messages.cribbage import PROBLEM_MESSAGES
     from results.forms import IN_THE_FORMS_WORDS, problem_message
 
     assert set(IN_THE_FORMS_WORDS) <= set(PROBLEM_MESSAGES)

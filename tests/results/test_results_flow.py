@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.db.utils import IntegrityError
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results import services
 from results.models import Dispute, Submission
 from scoring.selectors import standings_for_event

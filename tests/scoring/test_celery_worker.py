@@ -32,7 +32,7 @@ def celery_worker():
     )
     from celery.contrib.testing.worker import start_worker
 
-    from pegboard.celery import app
+    from config.celery import app
 
     app.conf.task_always_eager = False
     # Old messages for events of another run are not this test's business.
@@ -100,7 +100,7 @@ def test_a_closed_broker_channel_raises_a_connection_error_celery_recovers_from(
     Now every use of the closed channel is one of the transport's connection errors."""
     from kombu import Connection
 
-    import pegboard.celery  # noqa: F401 - installs the patch
+    import config.celery  # noqa: F401 - installs the patch
 
     require_service(
         "Redis broker", broker_reachable(), "set CELERY_BROKER_URL=redis://127.0.0.1:6379/0"

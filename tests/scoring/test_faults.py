@@ -43,7 +43,7 @@ CONVERGE_WITHIN = 15.0  # seconds after recovery (wanted: 10; the slack is for a
 HALL = """
 import os, sys, time
 import django
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 from django.db import OperationalError, InterfaceError, connection
 from tournaments import services
@@ -126,7 +126,7 @@ class Parts:
         log = open(self.tmp / f"worker-{self.workers}.log", "w")  # noqa: SIM115
         self.worker = subprocess.Popen(
             [
-                *(sys.executable, "-m", "celery", "-A", "pegboard", "worker", "-B"),
+                *(sys.executable, "-m", "celery", "-A", "config", "worker", "-B"),
                 *("--pool", "solo", "--schedule", str(self.tmp / f"beat-{self.workers}")),
                 *("--loglevel", "INFO", "--without-gossip", "--without-mingle"),
             ],

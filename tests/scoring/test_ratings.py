@@ -218,7 +218,7 @@ def test_the_provider_gives_each_entry_its_conservative_rating():
 
 
 def test_ratings_run_on_the_seasons_queue():
-    from pegboard.celery import app
+    from config.celery import app
 
     assert app.amqp.router.route({}, "scoring.update_ratings")["queue"].name == "seasons"
     assert EventFactory  # factories import (keeps the module's helpers honest)
@@ -283,7 +283,7 @@ def test_a_drawn_playoff_is_seeded_by_rating(rated_field):
 
 
 def test_rating_and_a_named_ranking_do_not_mix(rated_field):
-    from pegboard.errors import ServiceError
+    from core.errors import ServiceError
 
     club, players = rated_field
     other = EventFactory(club=club)

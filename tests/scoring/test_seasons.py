@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring.models import MasterPoints, SeasonLedger, SpecialHand
 from scoring.seasons import (
     create_season,
@@ -111,7 +111,7 @@ def test_season_errors_are_named():
 def test_nightly_beat_job_is_scheduled():
     job = settings.CELERY_BEAT_SCHEDULE["nightly-season-ledgers"]
     assert job["task"] == "scoring.recompute_seasons"
-    from pegboard.celery import app
+    from config.celery import app
 
     app.loader.import_default_modules()  # what a starting worker does: autodiscover tasks
     assert "scoring.recompute_seasons" in app.tasks

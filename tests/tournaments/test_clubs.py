@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tests.factories import ClubFactory, EntryFactory, UserFactory, acc_format
 from tournaments import services
 from tournaments.models import Event, MatchPointFormat, Round

@@ -7,7 +7,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring.services import recompute_standings
 from tests.factories import EntryFactory, EventFactory, RoundFactory
 from tournaments import services

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from django.db import models
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tests.factories import EntryFactory, EventFactory, event_with_field
 from tournaments import services
 from tournaments.models import (

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.admin.models import DELETION, LogEntry
 from django.urls import reverse
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring.models import SeasonLedger
 from scoring.seasons import create_season
 from tests.factories import ClubFactory, EntryFactory, EventFactory, PlayerFactory

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring.selectors import standings_for_event
 from scoring.services import recompute_standings
 from tests.factories import EventFactory

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tests.factories import EntryFactory, EventFactory, event_with_field, stoppa_event_with_field
 from tournaments import services
 from tournaments.models import Event

@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from scoring.models import SeasonLedger
 from scoring.seasons import create_season, recompute_season
 from scoring.services import recompute_standings

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tests.factories import EntryFactory, EventFactory, event_with_field
 from tournaments import services
 from tournaments.models import AuditEntry, Event, GameResult, Table

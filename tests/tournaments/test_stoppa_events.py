@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from core.errors import ServiceError
 from games.stoppa import random_session
-from pegboard.errors import ServiceError
 from scoring.selectors import standings_for_event
 from scoring.services import recompute_standings
 from tests.factories import ClubFactory, UserFactory, event_with_field, stoppa_event_with_field

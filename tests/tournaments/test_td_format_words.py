@@ -99,7 +99,7 @@ def test_choosing_playoff_only_redraws_the_form_without_the_games(td_client, td_
 
 
 def test_drawing_a_game_of_a_playoff_only_event_is_refused_with_the_reason():
-    from pegboard.errors import ServiceError
+    from core.errors import ServiceError
 
     event = event_with_field(8, kind=Event.Kind.PLAYOFF_ONLY)
     with pytest.raises(ServiceError) as caught:

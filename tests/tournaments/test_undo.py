@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results import services as results_services
 from results.models import Submission
 from tests.factories import event_with_field

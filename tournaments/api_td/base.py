@@ -1,7 +1,7 @@
 """The TD API's plumbing: who may call it, and how a view reads input and answers.
 
 Every route is for a signed-in TD of the event's club. A view lets a refused service call
-through: the exception handler (``pegboard.drf_handler``) answers 400 with its message and
+through: the exception handler (``core.drf_handler``) answers 400 with its message and
 code. Another club's event (entry, game) is a 404, as for a missing one.
 """
 

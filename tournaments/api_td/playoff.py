@@ -10,7 +10,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from .. import selectors, services
 from ..api import BracketSerializer, PlayoffMatchSerializer

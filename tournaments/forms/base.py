@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import forms
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 
 class ServiceForm(forms.Form):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 
 from .. import services
 from ..error_codes import TournamentsError

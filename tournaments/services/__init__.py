@@ -1,7 +1,7 @@
 """Writes for events, one chapter a module; every function is one transaction.
 
 Each either changes everything it says or nothing, and raises
-:class:`pegboard.errors.ServiceError` with a named code for input the rules reject.
+:class:`core.errors.ServiceError` with a named code for input the rules reject.
 
 - ``entries``: entering, registering, importing, checking in and withdrawing players;
   forbidden pairs

@@ -7,7 +7,7 @@ from django.db import connection
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments.models import Event
 
 from ..error_codes import TournamentsError

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import kinds
 from tournaments.models import Club, MatchPointFormat
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import hooks, names, selectors
 from tournaments import pairing_bridge as bridge
 from tournaments.models import Bracket, Entry, Event, ForbiddenPair, Player

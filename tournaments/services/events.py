@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import hooks, kinds
 from tournaments.models import Bracket, Club, Event, MatchPointFormat
 
@@ -400,7 +400,7 @@ def update_event_settings(event: Event, **values) -> Event:
     _check_entrants(values["entrants"])
     _check_language(values["language"] or "")
     if (values["language"] or "") != event.language:
-        # The public pages read an event's language through the cache (pegboard.middleware).
+        # The public pages read an event's language through the cache (core.middleware).
         event_id = event.pk
         transaction.on_commit(lambda: cache.delete(f"event-language:{event_id}"), robust=True)
     event.language = values["language"] or ""

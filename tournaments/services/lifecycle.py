@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import hooks
 from tournaments.models import AuditEntry, Event, GameResult
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.models import AuditEntry, Bracket, Entry, Event, PlayoffGame, PlayoffMatch

@@ -23,9 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.engine_messages.stoppa import describe_error
+from core.errors import ServiceError
 from games.stoppa import verify_deal
-from pegboard.engine_messages.stoppa import describe_error
-from pegboard.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.kinds.stoppa import STOPPA

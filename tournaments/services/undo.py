@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from tournaments import hooks
 from tournaments.models import AuditEntry, Bracket, Entry, Event, GameResult, Table
 

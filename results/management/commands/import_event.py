@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pegboard.errors import ServiceError
+from core.errors import ServiceError
 from results.archive import MAX_ARCHIVE_BYTES, import_event, parse_archive
 from tournaments.models import Club
 

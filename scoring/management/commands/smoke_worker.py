@@ -2,7 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pegboard.celery import ping
+from core.tasks import ping
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings_for_event
 from scoring.tasks import recompute_standings

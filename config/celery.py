@@ -9,7 +9,7 @@ from typing import Any
 from celery import Celery
 from kombu.transport import redis as kombu_redis
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("pegboard")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -53,9 +53,3 @@ def _connparams_or_connection_error(self: kombu_redis.Channel, asynchronous: boo
 
 
 kombu_redis.Channel._connparams = _connparams_or_connection_error  # type: ignore[method-assign]
-
-
-@app.task(name="pegboard.ping")
-def ping() -> str:
-    """Answer 'pong': proves a worker is consuming from the broker."""
-    return "pong"

@@ -37,7 +37,7 @@ def as_validation_error(exc: ServiceError) -> ValidationError:
 
 
 def exception_handler(exc: Exception, context: dict) -> Any:
-    """``pegboard.drf_handler.ServiceErrorHandler``, except for a lost database connection:
+    """``core.drf_handler.ServiceErrorHandler``, except for a lost database connection:
     that one is left to ``LostConnectionMiddleware`` (run again when safe, else a 503), not
     made a 500."""
     from django.db import InterfaceError, OperationalError

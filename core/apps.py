@@ -1,4 +1,4 @@
-"""The project's own app: system checks of the deployment shape."""
+"""The core app: the bottom layer (errors, DRF pieces, engine messages, middleware, checks)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-class PegboardConfig(AppConfig):
-    name = "pegboard"
+class CoreConfig(AppConfig):
+    name = "core"
     verbose_name = _("Pegboard")
 
     def ready(self) -> None:

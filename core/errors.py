@@ -3,7 +3,7 @@
 Each app declares its codes once, in ``<app>/error_codes.py``, as a subclass of
 :class:`ErrorCode`. Services raise :class:`ServiceError` with one of them; forms turn it into a
 form error on ``field``, the API into an HTTP error (the status is looked up in one table, in
-``pegboard.drf``), management commands into ``CommandError``. The message is for people, the
+``core.drf``), management commands into ``CommandError``. The message is for people, the
 code for programs and tests.
 """
 

@@ -5,7 +5,7 @@ throttle counter), never the only copy of anything: with Redis down a page rende
 is sent uncoalesced, a report goes through. So these wrappers of Django's cache log the
 failure and answer as an empty cache would (``None`` / ``False``), and never raise.
 
-The readiness probe (:mod:`pegboard.health`) asks Django's cache directly: there a failure
+The readiness probe (:mod:`config.health`) asks Django's cache directly: there a failure
 is the answer.
 """
 

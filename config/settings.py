@@ -64,7 +64,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
-    "pegboard",
+    "core",
     "tournaments",
     "scoring",
     "games_web",
@@ -73,8 +73,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: /healthz and /readyz answer a load balancer's probe by any host name, over plain
-    # HTTP, with no session or throttle (pegboard/health.py).
-    "pegboard.health.HealthCheckMiddleware",
+    # HTTP, with no session or throttle (config/health.py).
+    "config.health.HealthCheckMiddleware",
     # Compresses what every other middleware returns: a 100-row standings table goes to a
     # phone on the hall's wifi as 6 KB instead of 60 (with Django's BREACH mitigation).
     "django.middleware.gzip.GZipMiddleware",
@@ -82,18 +82,18 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside everything that reads the database (sessions, users, views): a request whose
     # connection died is run once more when safe, else a 503 with Retry-After, never a 500.
-    "pegboard.middleware.LostConnectionMiddleware",
+    "core.middleware.LostConnectionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # ?lang=it, a player's link and an event's own language (pegboard/middleware.py).
-    "pegboard.middleware.LanguageChoiceMiddleware",
+    # ?lang=it, a player's link and an event's own language (tournaments/middleware.py).
+    "tournaments.middleware.LanguageChoiceMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "pegboard.middleware.BadInputMiddleware",
+    "core.middleware.BadInputMiddleware",
     # Last: locks an account out after repeated failed logins (pages and API authentication).
     "axes.middleware.AxesMiddleware",
 ]
@@ -149,8 +149,8 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if NUM_PROXIES else ["REMOTE_ADDR"]
 )
 
-ROOT_URLCONF = "pegboard.urls"
-WSGI_APPLICATION = "pegboard.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -298,7 +298,7 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("de", _("German")), ("ro", _("Romanian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Our date formats where Django's capitalise the month mid-sentence (Italian, Romanian).
-FORMAT_MODULE_PATH = ["pegboard.formats"]
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True
@@ -318,7 +318,7 @@ STORAGES = {
 # --- API ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_standardized_errors.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "pegboard.drf.exception_handler",
+    "EXCEPTION_HANDLER": "core.drf.exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
@@ -326,20 +326,20 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "pegboard.drf.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "core.drf.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
-    "DEFAULT_PARSER_CLASSES": ["pegboard.drf.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.drf.BoundedJSONParser"],
     "NUM_PROXIES": NUM_PROXIES,
     # The checkers are throttled per client address and reports per key (in the services); a
     # signed-in TD's scripts get a generous allowance, never an unlimited one.
-    "DEFAULT_THROTTLE_CLASSES": ["pegboard.drf.UserRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.drf.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("API_USER_RATE", "1200/minute"),
         "checker": os.environ.get("CHECKER_RATE", "120/minute"),
     },
 }
 # A refused service call becomes its HTTP answer in one place (see pegboard/drf_handler.py).
-DRF_STANDARDIZED_ERRORS = {"EXCEPTION_HANDLER_CLASS": "pegboard.drf_handler.ServiceErrorHandler"}
+DRF_STANDARDIZED_ERRORS = {"EXCEPTION_HANDLER_CLASS": "core.drf_handler.ServiceErrorHandler"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
     "DESCRIPTION": "Events, standings and results for card-game clubs.",
@@ -373,14 +373,14 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
-        "pegboard.openapi.open_error_codes",
+        "config.openapi.open_error_codes",
     ],
 }
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"mask_keys": {"()": "pegboard.logfilters.MaskPrivateKeys"}},
+    "filters": {"mask_keys": {"()": "core.logfilters.MaskPrivateKeys"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_keys"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Every result queues a standings run: keep the success lines out of the console.

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.apps import apps
 
-from .errors import ErrorCode
+from core.errors import ErrorCode
 
 
 def service_error_codes() -> list[str]:

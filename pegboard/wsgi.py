@@ -1,8 +1,0 @@
-"""WSGI entry point (gunicorn pegboard.wsgi; no --preload: DB pools must not cross a fork)."""
-
-import os
-
-from django.core.wsgi import get_wsgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pegboard.settings")
-application = get_wsgi_application()
