@@ -6,12 +6,12 @@ import hashlib
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from core import cache
 from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import cache
 from core.drf import KeysetCursorPagination
 from tournaments.limits import MAX_NUMBER
 from tournaments.outcome import format_spread

@@ -16,6 +16,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+
 from core import cache
 
 log = logging.getLogger(__name__)

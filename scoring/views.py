@@ -18,8 +18,8 @@ from django.utils.html import strip_spaces_between_tags
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_POST
-from core import cache
 
+from core import cache
 from tournaments import selectors
 from tournaments.selectors import clubs_directed_by
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache as django_cache
+
 from core import cache
 
 

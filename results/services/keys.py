@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from core import cache
 
+from core import cache
 from core.errors import ServiceError
 from tournaments.models import Entry
 
