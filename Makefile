@@ -106,7 +106,8 @@ format-check: $(STAMP)
 
 ## typecheck: the pure engines and pairing strictly; the service layer with the Django plugin;
 ## the import contracts of the layers (.importlinter)
-TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/hooks.py results/services \
+TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/stoppa/services.py \
+	tournaments/stoppa/kind.py tournaments/hooks.py results/services \
 	scoring/services.py scoring/seasons.py
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict games/cribbage games/stoppa tournaments/pairing

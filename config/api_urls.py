@@ -5,8 +5,8 @@ from games_web import api_stoppa
 from results import api as results_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
-from tournaments import api_stoppa as tournaments_api_stoppa
 from tournaments import api_td
+from tournaments.stoppa import api as tournaments_api_stoppa
 
 urlpatterns = [
     path("events/", tournaments_api.EventList.as_view(), name="api-events"),

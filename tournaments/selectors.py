@@ -45,9 +45,9 @@ from .selectors_playoff import cut_lots as cut_lots  # noqa: E402
 from .selectors_playoff import cut_preview as cut_preview  # noqa: E402
 from .selectors_playoff import event_bracket as event_bracket  # noqa: E402
 from .selectors_playoff import ready_matches as ready_matches  # noqa: E402
-from .selectors_stoppa import stoppa_can_redraw as stoppa_can_redraw  # noqa: E402
-from .selectors_stoppa import stoppa_sessions as stoppa_sessions  # noqa: E402
-from .selectors_stoppa import stoppa_tables as stoppa_tables  # noqa: E402
+from .stoppa.selectors import stoppa_can_redraw as stoppa_can_redraw  # noqa: E402
+from .stoppa.selectors import stoppa_sessions as stoppa_sessions  # noqa: E402
+from .stoppa.selectors import stoppa_tables as stoppa_tables  # noqa: E402
 
 
 def public_events() -> QuerySet[Event]:

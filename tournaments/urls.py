@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import views, views_club, views_stoppa
+from . import views, views_club
+from .stoppa import views as views_stoppa
 
 urlpatterns = [
     path("", views.home, name="home"),

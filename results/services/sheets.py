@@ -1,6 +1,6 @@
 """A table's nets reported from the table (a Stoppa session): one player sends the sheet,
 every other player at the table confirms it, and the sheet all of them confirmed is recorded
-by ``tournaments.services.stoppa.record_session_nets`` (the one write of a table's nets,
+by ``tournaments.stoppa.services.record_session_nets`` (the one write of a table's nets,
 audited). A TD's entry at the session page records the nets without the sheet.
 
 A confirmation names the sheet it confirms: a sheet replaced meanwhile (another report) is
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments.models import Entry, StoppaTable
-from tournaments.services import stoppa as stoppa_services
+from tournaments.stoppa import services as stoppa_services
 
 from ..error_codes import ResultsError
 from ..models import NetSheet

@@ -351,7 +351,7 @@ def test_a_stoppa_event_round_trips_with_its_chip_nets():
     import random
 
     from tests.factories import stoppa_event_with_field
-    from tournaments.services import stoppa as services_stoppa
+    from tournaments.stoppa import services as services_stoppa
 
     event = stoppa_event_with_field(9, names=("Zoë Lindqvist", "Ștefan Țurcanu"))
     rng = random.Random(5)

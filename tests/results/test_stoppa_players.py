@@ -14,7 +14,7 @@ from results.selectors_sheets import player_seat
 from tests.factories import stoppa_event_with_field
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, StoppaTable
-from tournaments.services import stoppa as services_stoppa
+from tournaments.stoppa import services as services_stoppa
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from tests.factories import (
 )
 from tournaments import hooks, services
 from tournaments.models import Event, StoppaSeat, StoppaTable, Table
-from tournaments.services import stoppa as services_stoppa
+from tournaments.stoppa import services as services_stoppa
 
 pytestmark = pytest.mark.django_db
 

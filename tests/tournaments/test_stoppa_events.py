@@ -21,7 +21,7 @@ from scoring.services import recompute_standings
 from tests.factories import ClubFactory, UserFactory, event_with_field, stoppa_event_with_field
 from tournaments import services
 from tournaments.models import Event, Round, StoppaSeat, StoppaTable
-from tournaments.services import stoppa as services_stoppa
+from tournaments.stoppa import services as services_stoppa
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ One module per concern; every form is importable from here, as before the split:
 - ``results``: a table's result and a playoff game, as the TD records them;
 - ``entries``: registration at the door, the roster import, forbidden pairs;
 - ``draw``: the event's format, a seat swap, the cut to the playoff;
-- ``stoppa``: Stoppa's session nets, deal records and table sizes;
+- Stoppa's session nets, deal records and table sizes live in ``tournaments.stoppa.forms``
+  (still importable from here, looked up on first use);
 - ``clubs``: the club, its TDs, its defaults and its players;
 - ``chain``: the ranking-chain editor's logic;
 - ``events``: the event's settings (the new-event wizard and the settings page).
@@ -34,6 +35,15 @@ from .events import chain_needs_review as chain_needs_review
 from .events import rebound_event_form as rebound_event_form
 from .results import PlayoffGameForm as PlayoffGameForm
 from .results import ResultForm as ResultForm
-from .stoppa import StoppaDealsForm as StoppaDealsForm
-from .stoppa import StoppaNetsForm as StoppaNetsForm
-from .stoppa import StoppaTableSizesForm as StoppaTableSizesForm
+
+_STOPPA_FORMS = ("StoppaDealsForm", "StoppaNetsForm", "StoppaTableSizesForm")
+
+
+def __getattr__(name: str) -> object:
+    # Stoppa's forms import ``.base`` from this package, so importing them here eagerly would
+    # be circular when ``tournaments.stoppa.forms`` is the first to load; look them up lazily.
+    if name in _STOPPA_FORMS:
+        from ..stoppa import forms as stoppa_forms
+
+        return getattr(stoppa_forms, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

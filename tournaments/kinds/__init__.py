@@ -21,8 +21,9 @@ def _load_builtins() -> None:
     global _builtins_loaded
     if not _builtins_loaded:
         _builtins_loaded = True
+        from tournaments.stoppa.kind import STOPPA
+
         from .cribbage import CRIBBAGE
-        from .stoppa import STOPPA
 
         for kind in (CRIBBAGE, STOPPA):
             _REGISTRY.setdefault(kind.key, kind)

@@ -30,8 +30,11 @@ from .games import Table as Table
 from .playoff import Bracket as Bracket
 from .playoff import PlayoffGame as PlayoffGame
 from .playoff import PlayoffMatch as PlayoffMatch
-from .stoppa import StoppaSeat as StoppaSeat
-from .stoppa import StoppaTable as StoppaTable
+
+# Stoppa's models live in its game kind's package; re-exported here so Django registers
+# them under the tournaments app.
+from tournaments.stoppa.models import StoppaSeat as StoppaSeat
+from tournaments.stoppa.models import StoppaTable as StoppaTable
 from .audit import AuditEntry as AuditEntry
 
 # isort: on

@@ -14,7 +14,6 @@ Each either changes everything it says or nothing, and raises
 - ``lifecycle``: whether an event counts for the season, cancelling it, deleting a draft
 - ``clubs``: the club's name, directors and defaults for new events
 - ``players``: renaming and merging the club's players
-- ``stoppa``: Stoppa sessions' tables and chip nets
 
 The public names stay importable from ``tournaments.services``.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import F, Prefetch, QuerySet
 
-from .models import (
+from tournaments.models import (
     Event,
     Round,
     StoppaSeat,

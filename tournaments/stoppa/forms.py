@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Event, StoppaTable
-from .base import ServiceForm
+from tournaments.forms.base import ServiceForm
+from tournaments.models import Event, StoppaTable
 
 
 class StoppaNetsForm(ServiceForm):
@@ -51,7 +51,7 @@ class StoppaNetsForm(ServiceForm):
 
     def save(self, event: Event, *, session: int, user):
         """Record the nets through the service; None (with the errors on the form) if refused."""
-        from ..services import stoppa as services_stoppa
+        from . import services as services_stoppa
 
         return self.run(
             lambda: services_stoppa.record_session_nets(
@@ -89,7 +89,7 @@ class StoppaDealsForm(ServiceForm):
         return data
 
     def save(self, event: Event, *, session: int, user):
-        from ..services import stoppa as services_stoppa
+        from . import services as services_stoppa
 
         return self.run(
             lambda: services_stoppa.record_session_deals(
@@ -113,6 +113,6 @@ class StoppaTableSizesForm(ServiceForm):
     )
 
     def save(self, event: Event):
-        from ..services import stoppa as services_stoppa
+        from . import services as services_stoppa
 
         return self.run(lambda: services_stoppa.set_table_sizes(event, **self.cleaned_data))

@@ -8,7 +8,7 @@ records (``games.stoppa.verify_deal``); the nets of a table must sum to zero.
 
 Every public function is one transaction and raises :class:`ServiceError` for input the rules
 refuse, having written nothing. ``tournaments.services`` dispatches to the draw, redraw and
-release here through the game-kind registry (``tournaments.kinds.stoppa``), so the TD's
+release here through the game-kind registry (``tournaments.stoppa.kind``), so the TD's
 usual buttons work for every kind.
 """
 
@@ -28,12 +28,11 @@ from core.errors import ServiceError
 from games.stoppa import verify_deal
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
-from tournaments.kinds.stoppa import STOPPA
+from tournaments.error_codes import TournamentsError
 from tournaments.limits import MAX_NET
 from tournaments.models import AuditEntry, Entry, Event, Round, StoppaSeat, StoppaTable
-
-from ..error_codes import TournamentsError
-from ._common import UserLike, acting_user, actor_name, locked_event
+from tournaments.services._common import UserLike, acting_user, actor_name, locked_event
+from tournaments.stoppa.kind import STOPPA
 
 METHOD = "stoppa"
 

@@ -9,10 +9,9 @@ from datetime import datetime
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.kinds.base import GameKind, Messages, ResultShape, SeatLine, name_order
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.tiebreakers import STOPPA_CHAIN
-
-from .base import GameKind, Messages, ResultShape, SeatLine, name_order
 
 
 def _tables() -> dict[str, str]:
@@ -69,7 +68,7 @@ class Stoppa(GameKind):
     )
 
     def draw(self, event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
-        from tournaments.services import stoppa
+        from tournaments.stoppa import services as stoppa
 
         return stoppa.draw_tables(event, number, draft=draft, seed=seed)
 
@@ -85,12 +84,12 @@ class Stoppa(GameKind):
         return set(StoppaSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
 
     def open_tables(self, round_: Round) -> list[StoppaTable]:
-        from tournaments.services import stoppa
+        from tournaments.stoppa import services as stoppa
 
         return stoppa.open_tables(round_)
 
     def has_results(self, round_: Round) -> bool:
-        from tournaments.services import stoppa
+        from tournaments.stoppa import services as stoppa
 
         return stoppa.has_results(round_)
 

@@ -6,8 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .events import Entry
-from .games import Round
+from tournaments.models.events import Entry
+from tournaments.models.games import Round
 
 
 class StoppaTable(models.Model):

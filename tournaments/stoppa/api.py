@@ -17,13 +17,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import ServiceError
+from tournaments import selectors
+from tournaments.error_codes import TournamentsError
 from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
+from tournaments.models import Round, StoppaSeat, StoppaTable
 
-from . import selectors
-from .error_codes import TournamentsError
-from .kinds.stoppa import STOPPA
-from .models import Round, StoppaSeat, StoppaTable
-from .services import stoppa as services_stoppa
+from . import services as services_stoppa
+from .kind import STOPPA
 
 
 class StoppaSeatSerializer(serializers.ModelSerializer):

@@ -10,9 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import hooks, selectors
+from tournaments import hooks, selectors
+
 from .forms import StoppaDealsForm, StoppaNetsForm, StoppaTableSizesForm
-from .kinds.stoppa import STOPPA
+from .kind import STOPPA
 
 
 def _stoppa_event(event):
