@@ -263,7 +263,7 @@ def archive_schema() -> dict:
             "source": _choice(Bracket.Source.values),
             "seeds": _list(_ref(), limit=MAX_PLAYERS),
             "entrants": _int(high=MAX_PLAYERS),
-            "best_of": {"title": "list", "type": "array", "items": {"type": "integer"}},
+            "best_of": {"title": "list", "type": "array", "items": _int(1, 99)},
             "side_best_of": _int(1, 99, null=True),
             "third_place": BOOL,
             "consolation": BOOL,
@@ -272,7 +272,7 @@ def archive_schema() -> dict:
             "places": {
                 "title": "object",
                 "type": "object",
-                "additionalProperties": {"title": "int", "type": "integer"},
+                "additionalProperties": _int(1, MAX_PLAYERS),  # keys: entry refs (Python)
             },
             "cut_lots": _list(cut_lot),
             "champion": _ref(null=True),
