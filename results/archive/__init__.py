@@ -13,7 +13,8 @@ below it (the tournaments' results and audit, the scoring's hands and awards, an
 reports and disputes).
 
 One module per concern: ``schema`` (the format's name, version, limits and field lists),
-``export``, ``validate`` (parsing the file and checking each value), ``importer`` (the
+``json_schema`` (the declared JSON Schema), ``export``, ``validate`` (parsing the file, checking
+it against the schema, and what a schema cannot say: refs, dates), ``importer`` (the
 import's transaction) with ``import_setup`` (club, format, players, settings),
 ``import_games`` (tables, results, Stoppa) and ``import_records`` (reports, audit, disputes,
 playoff, hands and master points). The names other code imports are re-exported here.

@@ -1,5 +1,6 @@
 """The import of an event's games: every game's tables and results (two-player games) or
-Stoppa tables and seats, checked value by value and written in bulk."""
+Stoppa tables and seats, their refs resolved (the schema has checked the rest) and written in
+bulk."""
 
 from __future__ import annotations
 
@@ -19,24 +20,22 @@ from tournaments.models import (
 
 from .import_setup import _keep_times
 from .schema import BATCH
-from .validate import _Check
+from .validate import _Check, text
 
 
 def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[Any, Table]:
     """Every game's tables and results (two-player tables) or Stoppa tables and nets."""
-    games = check.items(data.get("games"), "games", limit=40)
+    games = data["games"]
     rounds = []
     for i, game in enumerate(games):
-        path = f"games[{i}]"
-        check.obj(game, path)
         rounds.append(
             Round(
                 event=event,
-                number=check.int(game, "number", path, low=1, high=40),
-                seed=check.int(game, "seed", path, low=-(2**62), high=2**62),
-                status=check.choice(game, "status", path, Round.Status.values),
-                method=check.text(game, "method", path, max_length=20),
-                released_at=check.when(game, "released_at", path),
+                number=game["number"],
+                seed=game["seed"],
+                status=game["status"],
+                method=text(game, "method"),
+                released_at=check.when(game, "released_at", f"games[{i}]"),
                 notes=game.get("notes") if isinstance(game.get("notes"), list) else [],
             )
         )
@@ -48,11 +47,10 @@ def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[An
     results: list[tuple[int, dict, str]] = []
     stoppa: list[tuple[Round, dict, str]] = []
     for i, (game, round_) in enumerate(zip(games, rounds, strict=True)):
-        for j, row in enumerate(check.items(game.get("tables", []), f"games[{i}].tables")):
+        for j, row in enumerate(game.get("tables", [])):
             path = f"games[{i}].tables[{j}]"
-            check.obj(row, path)
             b = check.ref(row, "b", path, ids, null=True)
-            number = check.int(row, "number", path, low=1, high=10_000, null=True)
+            number = row.get("number")
             if (b is None) != (number is None):
                 raise check.bad(path, _("should have a number exactly when it has two players"))
             tables.append(
@@ -61,22 +59,14 @@ def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[An
                     number=number,
                     seat_a_id=check.ref(row, "a", path, ids),
                     seat_b_id=b,
-                    note=check.text(row, "note", path, max_length=200),
+                    note=text(row, "note"),
                 )
             )
-            table_refs.append(check.new_ref(row, path))
+            table_refs.append(row["ref"])
             if row.get("result") is not None:
-                results.append((len(tables) - 1, check.obj(row["result"], f"{path}.result"), path))
-        for j, row in enumerate(
-            check.items(game.get("stoppa_tables", []), f"games[{i}].stoppa_tables")
-        ):
-            stoppa.append(
-                (
-                    round_,
-                    check.obj(row, f"games[{i}].stoppa_tables[{j}]"),
-                    f"games[{i}].stoppa_tables[{j}]",
-                )
-            )
+                results.append((len(tables) - 1, row["result"], path))
+        for j, row in enumerate(game.get("stoppa_tables", [])):
+            stoppa.append((round_, row, f"games[{i}].stoppa_tables[{j}]"))
     try:
         with transaction.atomic():
             Table.objects.bulk_create(tables, batch_size=BATCH)
@@ -91,14 +81,14 @@ def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[An
         game_results.append(
             GameResult(
                 table=table,
-                kind=check.choice(row, "kind", path, GameResult.Kind.values),
+                kind=row["kind"],
                 winner_id=check.ref(row, "winner", path, ids),
                 loser_id=check.ref(row, "loser", path, ids, null=True),
-                loser_score=check.int(row, "loser_score", path, high=1000, null=True),
-                winner_points=check.int(row, "winner_points", path, high=1000),
-                loser_points=check.int(row, "loser_points", path, high=1000),
-                margin=check.int(row, "margin", path, low=1, high=1000),
-                skunk_level=check.int(row, "skunk_level", path, high=10),
+                loser_score=row.get("loser_score"),
+                winner_points=row["winner_points"],
+                loser_points=row["loser_points"],
+                margin=row["margin"],
+                skunk_level=row["skunk_level"],
             )
         )
         seated = {table.seat_a_id, table.seat_b_id}
@@ -122,9 +112,9 @@ def _import_stoppa(stoppa: list[tuple[Round, dict, str]], ids: dict, check: _Che
         [
             StoppaTable(
                 round=round_,
-                number=check.int(row, "number", path, low=1, high=10_000, null=True),
-                note=check.text(row, "note", path, max_length=300),
-                source=check.choice(row, "source", path, StoppaTable.Source.values, ""),
+                number=row.get("number"),
+                note=text(row, "note"),
+                source=row.get("source", StoppaTable.Source.NONE),
                 deals=row.get("deals") if isinstance(row.get("deals"), list) else [],
                 entered_at=check.when(row, "entered_at", path),
             )
@@ -133,16 +123,14 @@ def _import_stoppa(stoppa: list[tuple[Round, dict, str]], ids: dict, check: _Che
     )
     seats = []
     for (round_, row, path), table in zip(stoppa, made, strict=True):
-        for k, seat in enumerate(check.items(row.get("seats", []), f"{path}.seats", limit=6)):
-            spath = f"{path}.seats[{k}]"
-            check.obj(seat, spath)
+        for k, seat in enumerate(row.get("seats", [])):
             seats.append(
                 StoppaSeat(
                     table=table,
                     round=round_,
-                    entry_id=check.ref(seat, "entry", spath, ids),
-                    position=check.int(seat, "position", spath, low=1, high=6),
-                    net=check.int(seat, "net", spath, low=-(10**6), high=10**6, null=True),
+                    entry_id=check.ref(seat, "entry", f"{path}.seats[{k}]", ids),
+                    position=seat["position"],
+                    net=seat.get("net"),
                 )
             )
     try:

@@ -22,8 +22,8 @@ from .import_records import (
     _import_scoring,
 )
 from .import_setup import _import_settings, _match_format, _players, _target_club
-from .schema import BATCH, MAX_PLAYERS, SCHEMA, VERSION
-from .validate import _Check
+from .schema import BATCH, SCHEMA, VERSION
+from .validate import _Check, check_shape, text
 
 
 def import_event(data: Any, club: Club | None = None) -> Event:
@@ -58,7 +58,8 @@ def import_event(data: Any, club: Club | None = None) -> Event:
 
 def _import(data: Any, club: Club | None) -> Event:
     check = _Check()
-    data = check.obj(data, "archive")
+    if not isinstance(data, dict):
+        raise check.bad("archive", _("should be an object"))
     if data.get("schema") != SCHEMA:
         raise check.bad("schema", _("should be %(schema)s") % {"schema": SCHEMA})
     if data.get("version") != VERSION:
@@ -68,32 +69,28 @@ def _import(data: Any, club: Club | None) -> Event:
             % {"found": data.get("version"), "version": VERSION},
             field="archive",
         )
+    check_shape(data)  # the declared schema: every key, type, length, range and choice
     club = _target_club(data, club, check)
     # Imports into one club take turns: both would find a player missing and both create them.
     Club.objects.select_for_update().filter(pk=club.pk).first()
-    fmt = _match_format(
-        check.obj(data.get("match_point_format"), "match_point_format"), club, check
-    )
-    event = _import_settings(check.obj(data.get("event"), "event"), club, fmt, check)
+    fmt = _match_format(data["match_point_format"], club)
+    event = _import_settings(data["event"], club, fmt, check)
     players = _players(data, club, check)
 
-    entry_rows = check.items(data.get("entries"), "entries", limit=MAX_PLAYERS)
     entries_new = []
     refs = []
-    for i, row in enumerate(entry_rows):
-        path = f"entries[{i}]"
-        check.obj(row, path)
-        player = check.ref(row, "player", path, players)
+    for i, row in enumerate(data["entries"]):
+        player = check.ref(row, "player", f"entries[{i}]", players)
         entries_new.append(
             Entry(
                 event=event,
                 player=player,
-                checked_in=check.bool(row, "checked_in", path),
-                withdrawn=check.bool(row, "withdrawn", path),
+                checked_in=row.get("checked_in", False),
+                withdrawn=row.get("withdrawn", False),
             )
         )
-        refs.append(check.new_ref(row, path))
-    if len(set(map(repr, refs))) != len(refs):
+        refs.append(row["ref"])
+    if len(set(refs)) != len(refs):
         raise check.bad("entries", _("has two entries with the same ref"))
     try:
         with transaction.atomic():
@@ -103,15 +100,14 @@ def _import(data: Any, club: Club | None) -> Event:
     entries: dict[Any, Entry] = dict(zip(refs, created, strict=True))
     ids = {ref: e.pk for ref, e in entries.items()}
 
-    for i, row in enumerate(check.items(data.get("forbidden_pairs", []), "forbidden_pairs")):
+    for i, row in enumerate(data.get("forbidden_pairs", [])):
         path = f"forbidden_pairs[{i}]"
-        check.obj(row, path)
         a, b = sorted((check.ref(row, "a", path, ids), check.ref(row, "b", path, ids)))
         ForbiddenPair.objects.get_or_create(
             event=event,
             entry_a_id=a,
             entry_b_id=b,
-            defaults={"reason": check.text(row, "reason", path, max_length=120)},
+            defaults={"reason": text(row, "reason")},
         )
 
     tables = _import_games(data, event, ids, check)
