@@ -169,10 +169,12 @@ class Cribbage(GameKind):
         t = _tables()
         seated = """
             SELECT t.{seat} FROM {table} t JOIN {round} g ON g.id = t.round_id
-             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = 'released'
+             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = '{released}'
                AND t.{seat} IS NOT NULL"""
         return " UNION ".join(
-            seated.format(seat=seat, table=t["table"], round=t["round"])
+            seated.format(
+                seat=seat, table=t["table"], round=t["round"], released=Round.Status.RELEASED.value
+            )
             for seat in ("seat_a_id", "seat_b_id")
         )
 

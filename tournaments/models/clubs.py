@@ -194,7 +194,9 @@ class MatchPointFormat(models.Model):
     @property
     def locked(self) -> bool:
         """A format a finished event was scored with never changes (copy it instead)."""
-        return self.pk is not None and self.event_set.filter(status="finished").exists()
+        from .events import Event  # events.py imports this module
+
+        return self.pk is not None and self.event_set.filter(status=Event.Status.FINISHED).exists()
 
     def _points(self) -> tuple:
         return (

@@ -154,7 +154,8 @@ class Stoppa(GameKind):
         t = _tables()
         return f"""
             SELECT s.entry_id FROM {t["stoppa_seat"]} s JOIN {t["round"]} g ON g.id = s.round_id
-             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = 'released'"""
+             WHERE g.event_id = %(event)s AND g.number <= %(n)s
+               AND g.status = '{Round.Status.RELEASED.value}'"""
 
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
         played = Q(stoppa_tables__number__isnull=False)
