@@ -11,7 +11,7 @@ from rest_framework.authentication import (
     SessionAuthentication,
     TokenAuthentication,
 )
-from rest_framework.exceptions import NotFound, PermissionDenied, Throttled
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -125,14 +125,6 @@ def _table(event_id: int, game: int, number: int) -> Table:
     return table
 
 
-def _raise(exc: ServiceError):
-    if exc.code == ResultsError.THROTTLED:
-        raise Throttled(detail=exc.message)
-    if exc.code == ResultsError.UNKNOWN_KEY:
-        raise NotFound(exc.message)
-    raise as_validation_error(exc)
-
-
 def _outcome(outcome) -> dict:
     sub = outcome.submission
     return {
@@ -159,21 +151,18 @@ class ReportView(KeyView):
         data = ReportInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            entry = services.entry_for_key(v["key"])
-            table = _table(entry.event_id, v["game"], v["table"])
-            opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
-            outcome = services.submit(
-                v["key"],
-                table=table,
-                winner=entry.pk if v["winner"] == "me" else opponent,
-                loser_score=v.get("loser_score"),
-                forfeit=v["forfeit"],
-                record=v.get("record"),
-                entry=entry,
-            )
-        except ServiceError as exc:
-            _raise(exc)
+        entry = services.entry_for_key(v["key"])
+        table = _table(entry.event_id, v["game"], v["table"])
+        opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+        outcome = services.submit(
+            v["key"],
+            table=table,
+            winner=entry.pk if v["winner"] == "me" else opponent,
+            loser_score=v.get("loser_score"),
+            forfeit=v["forfeit"],
+            record=v.get("record"),
+            entry=entry,
+        )
         code = (
             status.HTTP_200_OK
             if outcome.state == ReportState.DUPLICATE
@@ -201,23 +190,20 @@ class ConfirmView(KeyView):
         data = ConfirmInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            entry = services.entry_for_key(v["key"])
-            table = _table(entry.event_id, v["game"], v["table"])
-            winner = None
-            if "winner" in v:
-                opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
-                winner = entry.pk if v["winner"] == "me" else opponent
-            outcome = services.confirm_opponent(
-                v["key"],
-                table=table,
-                version=v.get("submission"),
-                winner=winner,
-                loser_score=v.get("loser_score"),
-                forfeit=v["forfeit"],
-            )
-        except ServiceError as exc:
-            _raise(exc)
+        entry = services.entry_for_key(v["key"])
+        table = _table(entry.event_id, v["game"], v["table"])
+        winner = None
+        if "winner" in v:
+            opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+            winner = entry.pk if v["winner"] == "me" else opponent
+        outcome = services.confirm_opponent(
+            v["key"],
+            table=table,
+            version=v.get("submission"),
+            winner=winner,
+            loser_score=v.get("loser_score"),
+            forfeit=v["forfeit"],
+        )
         return Response(_outcome(outcome), status=status.HTTP_201_CREATED)
 
 
@@ -229,13 +215,10 @@ class DisputeView(KeyView):
         data = DisputeInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            entry = services.entry_for_key(v["key"])
-            services.dispute(
-                v["key"], table=_table(entry.event_id, v["game"], v["table"]), reason=v["reason"]
-            )
-        except ServiceError as exc:
-            _raise(exc)
+        entry = services.entry_for_key(v["key"])
+        services.dispute(
+            v["key"], table=_table(entry.event_id, v["game"], v["table"]), reason=v["reason"]
+        )
         return Response(status=status.HTTP_201_CREATED)
 
 
@@ -256,20 +239,17 @@ class RulingView(APIView):
         data = RulingInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            table = _table(event.pk, v["game"], v["table"])
-            result = services.rule(
-                event,
-                table=table,
-                user=request.user,
-                submission=v.get("submission"),
-                winner=v.get("winner"),
-                loser_score=v.get("loser_score"),
-                forfeit=v["forfeit"],
-                note=v["note"],
-            )
-        except ServiceError as exc:
-            _raise(exc)
+        table = _table(event.pk, v["game"], v["table"])
+        result = services.rule(
+            event,
+            table=table,
+            user=request.user,
+            submission=v.get("submission"),
+            winner=v.get("winner"),
+            loser_score=v.get("loser_score"),
+            forfeit=v["forfeit"],
+            note=v["note"],
+        )
         body = {
             "table": table.number,
             "winner": result.winner_id,
@@ -319,19 +299,16 @@ class CorrectionView(APIView):
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            table = _table(event.pk, v["game"], v["table"])
-            result = services.correct(
-                event,
-                table=table,
-                user=request.user,
-                winner=v["winner"],
-                loser_score=v.get("loser_score"),
-                forfeit=v["forfeit"],
-                reason=v["reason"],
-            )
-        except ServiceError as exc:
-            _raise(exc)
+        table = _table(event.pk, v["game"], v["table"])
+        result = services.correct(
+            event,
+            table=table,
+            user=request.user,
+            winner=v["winner"],
+            loser_score=v.get("loser_score"),
+            forfeit=v["forfeit"],
+            reason=v["reason"],
+        )
         result = GameResult.objects.select_related("table__round").get(pk=result.pk)
         return Response(ResultSerializer(result).data)
 
@@ -364,10 +341,7 @@ class CheckView(APIView):
         data = CheckInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            table = _table(event.pk, v["game"], v["table"])
-            result = services.check_agreed(event, table=table, user=request.user)
-        except ServiceError as exc:
-            _raise(exc)
+        table = _table(event.pk, v["game"], v["table"])
+        result = services.check_agreed(event, table=table, user=request.user)
         result = GameResult.objects.select_related("table__round").get(pk=result.pk)
         return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)

@@ -20,7 +20,7 @@ from tournaments.limits import MAX_ID, MAX_NET, MAX_NUMBER
 from tournaments.models import StoppaTable
 
 from . import services
-from .api import KeyView, _raise
+from .api import KeyView
 from .error_codes import ResultsError
 from .models import NetSheet
 
@@ -94,12 +94,9 @@ class NetsView(KeyView):
                     )
                 )
             nets[row["entry"]] = row["net"]
-        try:
-            entry = services.entry_for_key(v["key"])
-            table = _table(entry.event_id, v["session"], v["table"])
-            sheet = services.report_nets(v["key"], table=table.pk, nets=nets, entry=entry)
-        except ServiceError as exc:
-            _raise(exc)
+        entry = services.entry_for_key(v["key"])
+        table = _table(entry.event_id, v["session"], v["table"])
+        sheet = services.report_nets(v["key"], table=table.pk, nets=nets, entry=entry)
         return Response(_sheet(sheet), status=status.HTTP_201_CREATED)
 
 
@@ -111,10 +108,7 @@ class ConfirmNetsView(KeyView):
         data = ConfirmNetsInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            entry = services.entry_for_key(v["key"])
-            table = _table(entry.event_id, v["session"], v["table"])
-            sheet = services.confirm_nets(v["key"], table=table.pk, sheet=v["sheet"], entry=entry)
-        except ServiceError as exc:
-            _raise(exc)
+        entry = services.entry_for_key(v["key"])
+        table = _table(entry.event_id, v["session"], v["table"])
+        sheet = services.confirm_nets(v["key"], table=table.pk, sheet=v["sheet"], entry=entry)
         return Response(_sheet(sheet), status=status.HTTP_201_CREATED)
