@@ -1,7 +1,10 @@
 """A table's nets reported from the table (a Stoppa session): one player sends the sheet,
-every other player at the table confirms it, and the sheet all of them confirmed is recorded
-by ``tournaments.stoppa.services.record_session_nets`` (the one write of a table's nets,
-audited). A TD's entry at the session page records the nets without the sheet.
+every other player at the table confirms it, and the sheet all of them confirmed is recorded.
+Each report and each confirmation crosses into tournaments once:
+``tournaments.stoppa.services.settle_session_table`` locks, cleans and checks the nets, lets
+this module store or confirm the sheet under its locks, and writes and audits what every
+player agreed (the one write of a table's nets, as ``record_session_nets`` for the TD's entry
+at the session page, which records the nets without the sheet).
 
 A confirmation names the sheet it confirms: a sheet replaced meanwhile (another report) is
 refused with a word saying who changed it, never confirmed in its stead.
@@ -9,7 +12,7 @@ refused with a word saying who changed it, never confirmed in its stead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -18,6 +21,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from tournaments.models import Entry, StoppaTable
 from tournaments.stoppa import services as stoppa_services
+from tournaments.stoppa.services import AgreedNets
 
 from ..error_codes import ResultsError
 from ..models import NetSheet
@@ -25,21 +29,52 @@ from ._common import _audit
 from .keys import entry_for_key, throttle
 
 
-def _my_table(key: str, table_id: int, entry: Entry | None) -> tuple[Entry, StoppaTable]:
+def _player(key: str, entry: Entry | None) -> Entry:
     throttle(key)
     if entry is None or entry.key.key != key:
         entry = entry_for_key(key)
-    row = stoppa_services.locked_session_table(entry.event, table_id)
-    if not row.seats.filter(entry=entry).exists():
-        raise ServiceError(
-            ResultsError.NOT_YOUR_TABLE, _("You did not play at this table."), field="table"
-        )
-    if row.has_result:
-        raise ServiceError(
-            ResultsError.ALREADY_RECORDED,
-            _("This table's nets are recorded; ask the tournament director to correct them."),
-        )
-    return entry, row
+    return entry
+
+
+def _admit(entry: Entry) -> Callable[[StoppaTable], None]:
+    """The check of a player at the locked table, before their nets are looked at."""
+
+    def admit(row: StoppaTable) -> None:
+        if not row.seats.filter(entry=entry).exists():
+            raise ServiceError(
+                ResultsError.NOT_YOUR_TABLE, _("You did not play at this table."), field="table"
+            )
+        if row.has_result:
+            raise ServiceError(
+                ResultsError.ALREADY_RECORDED,
+                _("This table's nets are recorded; ask the tournament director to correct them."),
+            )
+
+    return admit
+
+
+def _settle(
+    entry: Entry,
+    table_id: int,
+    step: Callable[[StoppaTable, dict[int, int] | None], NetSheet],
+    *,
+    nets: Mapping[Entry | int, Any] | None = None,
+) -> NetSheet:
+    """Hand the table down to tournaments, once: ``settle_session_table`` locks the event
+    and then the table, admits the player, cleans and checks the ``nets`` reported, lets
+    ``step`` store or confirm the sheet under the locks, and records and audits the nets
+    once every player confirmed them (the sheet is then marked recorded)."""
+    done: list[NetSheet] = []
+
+    def settle(row: StoppaTable, clean: dict[int, int] | None) -> AgreedNets | None:
+        sheet = step(row, clean)
+        done.append(sheet)
+        return _agreed(row, sheet)
+
+    stoppa_services.settle_session_table(
+        entry.event, table_id, nets=nets, admit=_admit(entry), settle=settle
+    )
+    return done[0]
 
 
 def _names(row: StoppaTable, nets: Mapping[str, int]) -> dict[str, int]:
@@ -58,15 +93,18 @@ def report_nets(
     """A player sends their table's nets (every player, summing to zero) for the others to
     confirm; it replaces the table's open sheet, whose confirmations no longer count. The
     same nets sent again (a double tap) keep the open sheet."""
-    entry, row = _my_table(key, table, entry)
-    clean = stoppa_services.clean_nets(nets)
-    stoppa_services.check_nets(row, clean)
+    entry = _player(key, entry)
+    return _settle(entry, table, lambda row, clean: _store(entry, row, clean or {}), nets=nets)
+
+
+def _store(entry: Entry, row: StoppaTable, clean: dict[int, int]) -> NetSheet:
+    """The sheet of the nets ``entry`` reported (checked): the open one, or a new one."""
     stored = {str(pk): net for pk, net in clean.items()}
     open_sheet = NetSheet.objects.filter(table=row, status=NetSheet.Status.OPEN).first()
     if open_sheet is not None and open_sheet.nets == stored:
         if entry.pk not in open_sheet.confirmed_by:
             return _confirm(entry, row, open_sheet)
-        return open_sheet
+        return open_sheet  # a double tap: nothing new to record
     if open_sheet is not None:
         open_sheet.status = NetSheet.Status.REPLACED
         open_sheet.save(update_fields=["status"])
@@ -79,14 +117,18 @@ def report_nets(
         old=_where(row) | {"nets": _names(row, open_sheet.nets)} if open_sheet else None,
         new=_where(row) | {"nets": _names(row, stored)},
     )
-    return _record_if_all(entry, row, sheet)
+    return sheet
 
 
 @transaction.atomic
 def confirm_nets(key: str, *, table: int, sheet: int, entry: Entry | None = None) -> NetSheet:
     """A player confirms the sheet they were shown (``sheet``: its id). Refused when that
     sheet was replaced meanwhile; the last player's confirmation records the nets."""
-    entry, row = _my_table(key, table, entry)
+    entry = _player(key, entry)
+    return _settle(entry, table, lambda row, _clean: _confirm_shown(entry, row, sheet))
+
+
+def _confirm_shown(entry: Entry, row: StoppaTable, sheet: int) -> NetSheet:
     current = NetSheet.objects.filter(table=row, status=NetSheet.Status.OPEN).first()
     if current is None or current.pk != sheet:
         shown = NetSheet.objects.filter(pk=sheet, table=row).select_related("by_entry").first()
@@ -112,23 +154,21 @@ def _confirm(entry: Entry, row: StoppaTable, sheet: NetSheet) -> NetSheet:
             entry=entry,
             new=_where(row) | {"nets": _names(row, sheet.nets)},
         )
-    return _record_if_all(entry, row, sheet)
+    return sheet
 
 
-def _record_if_all(entry: Entry, row: StoppaTable, sheet: NetSheet) -> NetSheet:
-    """Record the sheet once every player of the table has confirmed it."""
-    players = list(row.seats.order_by("position").values_list("entry_id", "entry__player__name"))
-    if any(pk not in sheet.confirmed_by for pk, _name in players):
-        return sheet
-    stoppa_services.record_session_nets(
-        row.round.event,
-        table=row,
+def _agreed(row: StoppaTable, sheet: NetSheet) -> AgreedNets | None:
+    """The sheet's nets once every player of the table has confirmed it (the sheet marked
+    recorded: tournaments writes them next, in this transaction), else None."""
+    players = list(row.seats.values_list("entry_id", flat=True))
+    if any(pk not in sheet.confirmed_by for pk in players):
+        return None
+    sheet.status = NetSheet.Status.RECORDED
+    sheet.save(update_fields=["status"])
+    return AgreedNets(
         nets={int(pk): net for pk, net in sheet.nets.items()},
         actor=_("players of table %(table)s") % {"table": row.number},
     )
-    sheet.status = NetSheet.Status.RECORDED
-    sheet.save(update_fields=["status"])
-    return sheet
 
 
 def on_table_nets_changed(sender, *, event_id: int, table_id: int, **kwargs) -> None:

@@ -6,8 +6,9 @@ table (each player deals once), the players reseated between sessions by
 result is each player's chip net for the session, typed by the TD or summed from verified deal
 records (``games.stoppa.verify_deal``); the nets of a table must sum to zero.
 
-Every public function is one transaction and raises :class:`ServiceError` for input the rules
-refuse, having written nothing. ``tournaments.services`` dispatches to the draw, redraw and
+Every public function is one transaction (``settle_session_table`` runs in its caller's,
+results' sheet of nets) and raises :class:`ServiceError` for input the rules refuse, having
+written nothing. ``tournaments.services`` dispatches to the draw, redraw and
 release here through the game-kind registry (``tournaments.stoppa.kind``), so the TD's
 usual buttons work for every kind.
 """
@@ -15,7 +16,8 @@ usual buttons work for every kind.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -212,14 +214,63 @@ def _locked_table(event: Event, table: StoppaTable | int, session: int | None) -
     return row
 
 
-def locked_session_table(event: Event, table: StoppaTable | int) -> StoppaTable:
-    """The event (locked first, the one lock order), then the table of a released session
-    that takes a result, locked: for the players' sheets of nets (``results``)."""
+@dataclass(frozen=True)
+class AgreedNets:
+    """What a table's players agreed (``results``' sheet all of them confirmed): each
+    player's net by entry id, and who recorded them, for the audit."""
+
+    nets: Mapping[int, int]
+    actor: str
+
+
+def settle_session_table(
+    event: Event,
+    table_id: int,
+    *,
+    nets: Mapping[Entry | int, Any] | None = None,
+    admit: Callable[[StoppaTable], None] | None = None,
+    settle: Callable[[StoppaTable, dict[int, int] | None], AgreedNets | None],
+) -> StoppaTable | None:
+    """Lock a table of a released session, check the nets reported at it and record what
+    the players agreed: the one call a player's sheet of nets (reported or confirmed) makes
+    into tournaments.
+
+    The event is locked first, then the table (the one lock order of every writer of a
+    result). ``admit(row)`` may refuse the player before anything else is looked at (not at
+    this table, nets already recorded). ``nets`` (as typed, when a player reports them) are
+    cleaned and checked (``bad_net``, ``not_at_table``, ``net_missing``, ``nets_not_zero``)
+    and handed to ``settle(row, clean)``, which stores or confirms the sheet and returns the
+    :class:`AgreedNets` once every player agreed, else None. Agreed nets are checked (once:
+    the reported nets' check is reused), written and audited as ``record_session_nets``
+    does, and the table returned; nothing agreed returns None. The caller runs this in its
+    transaction, which an error rolls back whole.
+    """
     event = locked_event(event)
     _require_stoppa(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
-    return _locked_table(event, table, None)
+    row = _locked_table(event, table_id, None)
+    if admit is not None:
+        admit(row)
+    clean: dict[int, int] | None = None
+    seats: list[StoppaSeat] | None = None
+    if nets is not None:
+        clean = clean_nets(nets)
+        seats = check_nets(row, clean)
+    agreed = settle(row, clean)
+    if agreed is None:
+        return None
+    agreed_nets = {int(pk): net for pk, net in agreed.nets.items()}
+    return _write_nets(
+        event,
+        row,
+        agreed_nets,
+        source=StoppaTable.Source.TABLE,
+        deals=None,
+        user=None,
+        actor=agreed.actor,
+        seats=seats if agreed_nets == clean else None,
+    )
 
 
 def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
@@ -286,8 +337,12 @@ def _write_nets(
     deals: list | None,
     user: UserLike,
     actor: str | None = None,
+    seats: list[StoppaSeat] | None = None,
 ) -> StoppaTable:
-    seats = check_nets(row, nets)
+    """Write and audit a table's nets (``seats``: the table's seats as ``check_nets``
+    returned them for these very nets in this transaction; checked here otherwise)."""
+    if seats is None:
+        seats = check_nets(row, nets)
     before = {s.entry.player.name: s.net for s in seats} if row.has_result else None
     for seat in seats:
         seat.net = int(nets[seat.entry_id])
