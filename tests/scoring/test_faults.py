@@ -10,6 +10,7 @@ transaction each, retrying a report the server refused the way a phone would.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -97,6 +98,7 @@ class Parts:
         }
         self.redis: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None
+        self.started: list[subprocess.Popen] = []
         self.workers = 0
 
     def start_redis(self) -> None:
@@ -134,12 +136,16 @@ class Parts:
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            # Its own process group: `-B` runs beat in a child process, which a kill of the
+            # worker alone would leave running (and holding the test database).
+            start_new_session=True,
         )
+        self.started.append(self.worker)
 
     def kill_worker(self) -> None:
+        """kill -9 the worker and its beat, as when the host running them dies."""
         assert self.worker is not None
-        self.worker.send_signal(signal.SIGKILL)
-        self.worker.wait(10)
+        _kill_group(self.worker)
 
     def hall(self, event_id: int, delay: float) -> subprocess.Popen:
         return subprocess.Popen(
@@ -152,10 +158,18 @@ class Parts:
         )
 
     def close(self) -> None:
-        for proc in (self.worker, self.redis):
-            if proc is not None and proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
+        for worker in self.started:
+            _kill_group(worker)
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.kill()
+            self.redis.wait(10)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL a process started in its own group, and every process of the group."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
 
 
 @pytest.fixture
