@@ -125,7 +125,7 @@ def test_an_impossible_deal_shows_the_error_at_the_deal(open_page: Callable[[], 
     report.get_by_role("button", name="Add a deal").click()
     expect(report.locator("#deal-2")).to_be_visible()
     report.get_by_role("button", name="Report the result").click()
-    expect(page.locator("#deal-1")).to_contain_text("3 cards: it takes 4.")
+    expect(page.locator("#deal-1")).to_contain_text("3 cards where 4 are needed.")
     expect(page.locator("#record-errors")).to_contain_text("The record has mistakes")
     # The deal added (its dealer alternated, nothing else) is left out: no error there.
     expect(page.locator("#deal-2 .deal-error")).to_have_count(0)
