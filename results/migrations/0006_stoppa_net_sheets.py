@@ -5,29 +5,67 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('results', '0005_discardreview'),
-        ('tournaments', '0009_event_seed_by_rating'),
+        ("results", "0005_discardreview"),
+        ("tournaments", "0009_event_seed_by_rating"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='NetSheet',
+            name="NetSheet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('nets', models.JSONField(verbose_name='nets')),
-                ('confirmed_by', models.JSONField(default=list, verbose_name='confirmed by')),
-                ('status', models.CharField(choices=[('open', "Waiting for the table's confirmations"), ('replaced', 'Replaced by a later report'), ('recorded', 'Confirmed by every player and recorded')], default='open', max_length=10, verbose_name='status')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='reported at')),
-                ('by_entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.entry', verbose_name='reported by')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sheets', to='tournaments.stoppatable', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("nets", models.JSONField(verbose_name="nets")),
+                ("confirmed_by", models.JSONField(default=list, verbose_name="confirmed by")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for the table's confirmations"),
+                            ("replaced", "Replaced by a later report"),
+                            ("recorded", "Confirmed by every player and recorded"),
+                        ],
+                        default="open",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="reported at")),
+                (
+                    "by_entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                        verbose_name="reported by",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sheets",
+                        to="tournaments.stoppatable",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'net sheet',
-                'verbose_name_plural': 'net sheets',
-                'ordering': ['table', 'created_at', 'pk'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('table',), name='one_open_sheet_per_table')],
+                "verbose_name": "net sheet",
+                "verbose_name_plural": "net sheets",
+                "ordering": ["table", "created_at", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "open")),
+                        fields=("table",),
+                        name="one_open_sheet_per_table",
+                    )
+                ],
             },
         ),
     ]

@@ -5,44 +5,105 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0003_ratings'),
-        ('tournaments', '0010_event_cancelled_and_season_flag'),
+        ("scoring", "0003_ratings"),
+        ("tournaments", "0010_event_cancelled_and_season_flag"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='season',
-            name='night_games',
-            field=models.PositiveSmallIntegerField(default=9, help_text="The ACC's table is for 9-game nights. A night of another length earns no Grass Roots points, and the season page says so; a club that plays other nights sets its own table and its length here.", verbose_name='games in a night of the Grass Roots table'),
+            model_name="season",
+            name="night_games",
+            field=models.PositiveSmallIntegerField(
+                default=9,
+                help_text="The ACC's table is for 9-game nights. A night of another length earns no Grass Roots points, and the season page says so; a club that plays other nights sets its own table and its length here.",
+                verbose_name="games in a night of the Grass Roots table",
+            ),
         ),
         migrations.AlterField(
-            model_name='seasonledger',
-            name='qualifying_nights',
-            field=models.PositiveIntegerField(default=0, verbose_name='nights that earned points'),
+            model_name="seasonledger",
+            name="qualifying_nights",
+            field=models.PositiveIntegerField(default=0, verbose_name="nights that earned points"),
         ),
         migrations.CreateModel(
-            name='SeasonNight',
+            name="SeasonNight",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('place', models.PositiveIntegerField(verbose_name='place')),
-                ('field_size', models.PositiveIntegerField(verbose_name='players ranked')),
-                ('games', models.PositiveSmallIntegerField(verbose_name='games in the night')),
-                ('game_points', models.PositiveIntegerField(verbose_name='game points')),
-                ('why', models.CharField(choices=[('row', 'a row of the Grass Roots table'), ('below_table', "fewer game points than the table's first row"), ('night_length', "a night of another length than the table's"), ('no_table', 'the season has no Grass Roots table')], max_length=16, verbose_name='why')),
-                ('row', models.PositiveIntegerField(blank=True, null=True, verbose_name='table row (game points)')),
-                ('grass_roots_points', models.PositiveIntegerField(default=0, verbose_name='Grass Roots points')),
-                ('master_points', models.DecimalField(decimal_places=2, default=0, max_digits=8, verbose_name='master points')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.event', verbose_name='event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player', verbose_name='player')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='scoring.season', verbose_name='season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("place", models.PositiveIntegerField(verbose_name="place")),
+                ("field_size", models.PositiveIntegerField(verbose_name="players ranked")),
+                ("games", models.PositiveSmallIntegerField(verbose_name="games in the night")),
+                ("game_points", models.PositiveIntegerField(verbose_name="game points")),
+                (
+                    "why",
+                    models.CharField(
+                        choices=[
+                            ("row", "a row of the Grass Roots table"),
+                            ("below_table", "fewer game points than the table's first row"),
+                            ("night_length", "a night of another length than the table's"),
+                            ("no_table", "the season has no Grass Roots table"),
+                        ],
+                        max_length=16,
+                        verbose_name="why",
+                    ),
+                ),
+                (
+                    "row",
+                    models.PositiveIntegerField(
+                        blank=True, null=True, verbose_name="table row (game points)"
+                    ),
+                ),
+                (
+                    "grass_roots_points",
+                    models.PositiveIntegerField(default=0, verbose_name="Grass Roots points"),
+                ),
+                (
+                    "master_points",
+                    models.DecimalField(
+                        decimal_places=2, default=0, max_digits=8, verbose_name="master points"
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="nights",
+                        to="scoring.season",
+                        verbose_name="season",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'season night',
-                'verbose_name_plural': 'season nights',
-                'ordering': ['season', 'player', 'event__date', 'event_id'],
-                'constraints': [models.UniqueConstraint(fields=('season', 'player', 'event'), name='one_season_night_per_player')],
+                "verbose_name": "season night",
+                "verbose_name_plural": "season nights",
+                "ordering": ["season", "player", "event__date", "event_id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("season", "player", "event"), name="one_season_night_per_player"
+                    )
+                ],
             },
         ),
     ]

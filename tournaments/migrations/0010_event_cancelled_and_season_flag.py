@@ -4,20 +4,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0009_event_seed_by_rating'),
+        ("tournaments", "0009_event_seed_by_rating"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='counts_for_season',
-            field=models.BooleanField(default=True, help_text='Off for a test or practice night: its games then earn no season points. A night counts only once it has finished.', verbose_name='counts for the season'),
+            model_name="event",
+            name="counts_for_season",
+            field=models.BooleanField(
+                default=True,
+                help_text="Off for a test or practice night: its games then earn no season points. A night counts only once it has finished.",
+                verbose_name="counts for the season",
+            ),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='status',
-            field=models.CharField(choices=[('draft', 'Draft'), ('running', 'Running'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], default='draft', max_length=10, verbose_name='status'),
+            model_name="event",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("draft", "Draft"),
+                    ("running", "Running"),
+                    ("finished", "Finished"),
+                    ("cancelled", "Cancelled"),
+                ],
+                default="draft",
+                max_length=10,
+                verbose_name="status",
+            ),
         ),
     ]
