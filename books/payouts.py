@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from itertools import groupby
+from math import gcd
+from operator import itemgetter
 
 from .error_codes import BooksError, BooksErrorCode
-from .money import ZERO, floor_fraction_to_coin, floor_to_coin, money, split_evenly, validate_coin
+from .money import ZERO, floor_to_coin, money, split_evenly, validate_coin
 
 __all__ = [
     "DEFAULT_PAID_SHARE",
@@ -252,6 +253,20 @@ class PayoutSheet:
             )
 
 
+def _integer_weights(shares: Sequence[Fraction]) -> tuple[list[int], int]:
+    """The shares as integer parts of a common whole: ``([3, 2, 1], 6)`` for 1/2, 1/3, 1/6."""
+    whole = 1
+    for share in shares:
+        whole = whole * share.denominator // gcd(whole, share.denominator)
+    return [share.numerator * (whole // share.denominator) for share in shares], whole
+
+
+def _common_units(amount: Decimal, coin: Decimal) -> tuple[int, int]:
+    """``amount`` and ``coin`` as integers of the same small unit (cents for 0.01...)."""
+    scale = -min(int(amount.as_tuple().exponent), int(coin.as_tuple().exponent), 0)
+    return int(amount.scaleb(scale)), int(coin.scaleb(scale))
+
+
 def tie_groups(places: Sequence[tuple[EntryId, int]]) -> list[tuple[int, list[EntryId]]]:
     """Check final places and group them: ``[(place, [entry ids tied there]), ...]``.
 
@@ -262,18 +277,20 @@ def tie_groups(places: Sequence[tuple[EntryId, int]]) -> list[tuple[int, list[En
     ids = [entry for entry, _ in places]
     if len(set(ids)) != len(ids):
         raise BooksError(BooksErrorCode.BAD_PLACES, "an entry has two places")
-    ordered = sorted(places, key=lambda pair: pair[1])
     groups: list[tuple[int, list[EntryId]]] = []
     expected = 1
-    for place, members in groupby(ordered, key=lambda pair: pair[1]):
+    for entry, place in sorted(places, key=itemgetter(1)):
+        if groups and place == groups[-1][0]:
+            groups[-1][1].append(entry)
+            continue
+        if groups:
+            expected = groups[-1][0] + len(groups[-1][1])
         if isinstance(place, bool) or not isinstance(place, int) or place != expected:
             raise BooksError(
                 BooksErrorCode.BAD_PLACES,
                 f"place {place} where place {expected} was due (places run 1, 2, 3, 3, 5, ...)",
             )
-        entries = [entry for entry, _ in members]
-        groups.append((place, entries))
-        expected = place + len(entries)
+        groups.append((place, [entry]))
     return groups
 
 
@@ -314,16 +331,22 @@ def compute_payouts(
         )
     pot = gross - held_total + carried_in
 
-    exact = [Fraction(pot) * share for share in table.shares_for(paid_entrants)]
-    place_amounts = tuple(floor_fraction_to_coin(amount, coin)[0] for amount in exact)
-    paid_places = len(exact)
+    weights, parts = _integer_weights(table.shares_for(paid_entrants))
+    pot_units, coin_units = _common_units(pot, coin)
+
+    def whole_coins(weight: int, ways: int = 1) -> Decimal:
+        # floor(pot * weight / parts / ways / coin) coins, in integers: exact and fast.
+        return coin * ((pot_units * weight) // (parts * ways * coin_units))
+
+    place_amounts = tuple(whole_coins(weight) for weight in weights)
+    paid_places = len(weights)
 
     shares: list[Share] = []
     for place, members in groups:
         if place > paid_places:
             break
-        occupied = exact[place - 1 : place - 1 + len(members)]  # past the paid ones: nothing
-        each, _ = floor_fraction_to_coin(sum(occupied, Fraction(0)) / len(members), coin)
+        occupied = sum(weights[place - 1 : place - 1 + len(members)])  # past the paid: nothing
+        each = whole_coins(occupied, len(members))
         shares.extend(Share(entry, place, len(members), each) for entry in members)
     remainder = pot - sum((s.amount for s in shares), ZERO)
 
