@@ -110,3 +110,11 @@ def test_rounding_never_loses_or_makes_a_cent(cents, coin, ways):
     each, left = split_evenly(amount, ways, coin)
     assert each * ways + left == amount
     assert Decimal(0) <= left < coin * ways
+
+
+def test_the_examples_in_the_docstrings_hold():
+    import doctest
+
+    import books.money
+
+    assert doctest.testmod(books.money).failed == 0
