@@ -162,7 +162,7 @@ def _ceil(value: Fraction) -> int:
 
 def qualifier_count(entrants: int, share: Fraction = Fraction(1, 4)) -> int:
     """Qualifiers for the playoff: one entrant in four, any fraction rounded up (ACC)."""
-    if isinstance(entrants, bool) or entrants < 0:
+    if isinstance(entrants, bool) or not isinstance(entrants, int) or entrants < 0:
         raise BooksError(BooksErrorCode.BAD_FIELD, "a field of 0 entrants or more")
     return _ceil(entrants * share)
 

@@ -308,7 +308,7 @@ def compute_payouts(
     and do not count for the table's row); ``carried_in`` is a remainder carried from the last
     event's pot. Raises :class:`BooksError` on bad places, fees or table.
     """
-    if isinstance(paid_entrants, bool) or paid_entrants < 0:
+    if isinstance(paid_entrants, bool) or not isinstance(paid_entrants, int) or paid_entrants < 0:
         raise BooksError(BooksErrorCode.BAD_FEE, "the number of paid entrants is 0 or more")
     table = table or PayoutTable()
     carried_in = money(carried_in)

@@ -180,7 +180,7 @@ def settle_pool(
     28 hand takes half the skunk bank). Nobody won: the balance carries (or goes to the club
     when the pool does not roll over).
     """
-    if isinstance(count, bool) or count < 0:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise BooksError(BooksErrorCode.BAD_POOL, "a pool's count is 0 or more")
     if len(set(winners)) != len(winners):
         raise BooksError(BooksErrorCode.BAD_WINNERS, "a winner is named twice")

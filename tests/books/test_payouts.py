@@ -279,6 +279,7 @@ def test_bad_fees_and_tables_are_refused_with_a_code():
             BooksErrorCode.HELD_BACK_EXCEEDS_TAKINGS,
         ),
         (lambda: compute_payouts([], -1, Fees(D(1))), BooksErrorCode.BAD_FEE),
+        (lambda: compute_payouts([], 2.0, Fees(D(1))), BooksErrorCode.BAD_FEE),
         (lambda: Fees(0.5), BooksErrorCode.BAD_AMOUNT),
     ]
     for make, code in cases:

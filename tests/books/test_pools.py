@@ -91,6 +91,7 @@ def test_bad_pools_are_refused_with_a_code():
         lambda: PoolRule("x", PoolKind.OTHER, D(1), payout_percent=D(0)),
         lambda: PoolRule("x", PoolKind.OTHER, D(1), ShareRule.RATIO),
         lambda: settle_pool(HAND_29, count=-1, winners=[]),
+        lambda: settle_pool(HAND_29, count=1.5, winners=[]),
         lambda: settle_pool(HAND_29, count=1, winners=["a", "a"]),
         lambda: settle_pool(HAND_29, count=1, winners=["a"], payout_percent=D(120)),
     ]
