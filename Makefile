@@ -110,7 +110,7 @@ TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/stoppa/serv
 	tournaments/stoppa/kind.py tournaments/hooks.py results/services \
 	scoring/services.py scoring/seasons.py
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict games/cribbage games/stoppa tournaments/pairing
+	$(BIN)/mypy --strict games/cribbage games/stoppa tournaments/pairing books
 	$(BIN)/mypy $(TYPED_SERVICES)
 	$(BIN)/lint-imports
 
