@@ -365,3 +365,26 @@ def test_the_job_gathers_a_window_of_results(monkeypatch, settings):
     assert sent == [2.0]
     ratings.clear_queued(club.pk)  # the run started: the next result queues the next run
     assert ratings.send_update(club.pk) is True
+
+
+def test_a_result_changed_or_deleted_in_the_admin_is_announced_and_replayed(rf, admin_user):
+    from django.contrib import admin
+
+    club_id, tables = two_nights()
+    for table in tables[:4]:
+        report(table)
+    ratings.update_club(club_id)
+    model_admin = admin.site._registry[GameResult]
+    request = rf.post("/")
+    request.user = admin_user
+    event = Event.objects.get(pk=tables[0].round.event_id)
+    result = tables[0].result
+    result.winner, result.loser = result.loser, result.winner
+    model_admin.save_model(request, result, form=None, change=True)
+    assert Event.objects.get(pk=event.pk).results_version == event.results_version + 1
+    assert ratings.update_club(club_id) == "scratch"
+    assert_equals_replay(club_id)
+    model_admin.delete_queryset(request, GameResult.objects.filter(table=tables[3]))
+    assert ratings.update_club(club_id) == "scratch"
+    assert RatingState.objects.get(club_id=club_id).games == 3
+    assert_equals_replay(club_id)
