@@ -140,7 +140,9 @@ def main() -> None:
     # The fall-back: a correction of an already-rated result of game 1 (winner and loser swap).
     first = GameResult.objects.filter(table__round__event=event, table__round__number=1).first()
     first.winner_id, first.loser_id = first.loser_id, first.winner_id
-    first.save()
+    with transaction.atomic():
+        first.save()
+        Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
     fallback_kind: list[str] = []
     fallback = timed(lambda: fallback_kind.append(ratings.update_club(club_id)))
 

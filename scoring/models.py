@@ -401,6 +401,9 @@ class RatingHistory(models.Model):
     mu = models.FloatField(_("rating (mean)"))
     sigma = models.FloatField(_("uncertainty"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
+    # That last game's place in the club's order (``ratings.key_text``): where a replay from
+    # a later event takes the player's last game from.
+    last_key = models.CharField(_("last rated game"), max_length=48, blank=True, editable=False)
 
     class Meta:
         ordering = ["club", "player", "event"]

@@ -143,6 +143,13 @@ def last_keys(games: Iterable[RatedGame]) -> dict[int, str]:
     return {player: key_text(game.key) for game in games for player in game.players}
 
 
+def last_keys_by_event(games: Iterable[RatedGame]) -> dict[tuple[int, int], str]:
+    """Each (player, event)'s last game of ``games`` (in order), as :func:`key_text`."""
+    return {
+        (player, game.event_id): key_text(game.key) for game in games for player in game.players
+    }
+
+
 def _lock(club_id: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -155,8 +162,11 @@ def _lock(club_id: int) -> None:
 def update_club(club_id: int, *, from_scratch: bool = False) -> str:
     """Bring a club's ratings up to date; ``"incremental"``, ``"scratch"`` or ``"current"``.
 
-    Safe to repeat and to run concurrently (runs for one club take turns under an advisory
-    lock). ``from_scratch`` forces the full replay (the TD's recompute, the tests).
+    ``"scratch"``: the games were rated again, from a fresh start or from the stored ratings
+    before the earliest event that changed (its date, a result, a playoff game, a Stoppa
+    table): the same arithmetic as from the very first game. Safe to repeat and to run
+    concurrently (runs for one club take turns under an advisory lock). ``from_scratch``
+    forces the replay from the first game (the TD's recompute, the tests).
     """
     _lock(club_id)
     if not Club.objects.filter(pk=club_id).exists():
@@ -164,12 +174,20 @@ def update_club(club_id: int, *, from_scratch: bool = False) -> str:
     state, created = RatingState.objects.select_for_update().get_or_create(club_id=club_id)
     # A state without events (none yet, from before the watermark, or marked by a merge)
     # starts from scratch.
+    # Read first: a version read before the rows is never ahead of them (a change that
+    # commits meanwhile brings the event back next run).
+    events = _club_events(club_id)
+    point = None
     if not (from_scratch or created or state.events is None):
-        outcome = _incremental(club_id, state)
-        if outcome is not None:
+        outcome = _incremental(club_id, state, events)
+        if isinstance(outcome, str):
             return outcome
-    _scratch(club_id, state)
+        point = outcome
+    _replay_from(club_id, state, events, point)
     return "scratch"
+
+
+Point = tuple[str, int]  # (event date, event id): the start of an event in the club's order
 
 
 def _club_events(club_id: int) -> dict[str, tuple[str, int]]:
@@ -178,35 +196,45 @@ def _club_events(club_id: int) -> dict[str, tuple[str, int]]:
     return {str(pk): (date.isoformat(), version) for pk, date, version in rows}
 
 
-def _incremental(club_id: int, state: RatingState) -> str | None:
-    """Rate the games past the watermark on top of the stored ratings; None when that would
-    not equal a replay from scratch (the caller then replays).
+def _line(date_version: tuple[str, int], checksum: str, others: list[RatedGame], event: str):
+    """What a run keeps of an event: [date, results version, checksum of its rated results,
+    digest of its rated playoff and Stoppa games, its rated games in all]."""
+    mine = [game for game in others if str(game.event_id) == event]
+    return [*date_version, checksum, digest(mine), Checksum.parse(checksum).count + len(mine)]
 
-    ``state.events`` holds, per event of the club, what the last run saw of it: its date,
-    its results version, the checksum of its rated results and the digest of its rated
-    playoff and Stoppa games. Only the events whose version moved (every change of a result
-    bumps it, in the writer's transaction), the new ones and those with results past the
-    watermark are read again.
+
+def _incremental(
+    club_id: int, state: RatingState, events: dict[str, tuple[str, int]]
+) -> str | Point | None:
+    """Rate the games past the watermark on top of the stored ratings; when that would not
+    equal a replay, the point to replay from (the start of the earliest event concerned).
+
+    ``state.events`` holds, per event of the club, what the last run saw of it (see
+    :func:`_line`). Only the events whose version moved (every change of a result bumps it,
+    in the writer's transaction), the new ones and those with results past the watermark
+    are read again. None: replay every game.
     """
-    # Read first: a version read before the rows is never ahead of them (a change that
-    # commits meanwhile brings the event back next run).
-    events = _club_events(club_id)
     seen = state.events
-    for event, line in seen.items():
-        if event not in events or events[event][0] != line[0]:
-            return None  # an event rated moved to another date (or is gone): a new order
+    moved = [e for e, line in seen.items() if e not in events or events[e][0] != line[0]]
     fresh = result_games(Q(winner__event__club_id=club_id, pk__gt=state.result_id))
     changed = {
         e for e, (_date, version) in events.items() if e not in seen or seen[e][1] != version
     }
-    changed |= {str(row.game.event_id) for row in fresh}
+    changed |= {str(row.game.event_id) for row in fresh} | (set(moved) & set(events))
+    # A replay starts before every event concerned, at its old place and its new.
+    point = min(
+        [(seen[e][0], int(e)) for e in moved] + [(events[e][0], int(e)) for e in changed],
+        default=None,
+    )
+    if moved:
+        return point  # an event rated moved to another date (or is gone): a new order
     expected = {e: Checksum.parse(seen[e][2]) if e in seen else Checksum() for e in changed}
     for row in fresh:
         expected[str(row.game.event_id)].add(row.pk, row.winner, row.loser)
     ids = sorted(int(e) for e in changed)
     now = results_checksums(ids)
     if any(now.get(int(e), Checksum().text()) != expected[e].text() for e in changed):
-        return None  # a rated result changed or went, or one came in under the watermark
+        return point  # a rated result changed or went, or one came in under the watermark
     others = sorted(other_games(**events_filters(ids)), key=lambda game: game.key)
     players = {p for row in fresh for p in row.game.players}
     players |= {p for game in others for p in game.players}
@@ -226,17 +254,17 @@ def _incremental(club_id: int, state: RatingState) -> str | None:
     old_others = [game for game in others if all(rated(game))]
     new_games = [game for game in others if not any(rated(game))]
     if len(old_others) + len(new_games) != len(others):
-        return None  # a game placed before a rated game of some of its players
+        return point  # a game placed before a rated game of some of its players
     for event in changed:
         were = [game for game in old_others if str(game.event_id) == event]
         if digest(were) != (seen[event][3] if event in seen else digest([])):
-            return None  # a playoff game or a Stoppa table changed or went
+            return point  # a playoff game or a Stoppa table changed or went
     for row in fresh:
         if any(rated(row.game)):
-            return None  # a late result of an earlier game of one of its players
+            return point  # a late result of an earlier game of one of its players
         new_games.append(row.game)
     state.events = seen | {
-        e: [*events[e], now.get(int(e), Checksum().text()), _digest_of(others, e)] for e in changed
+        e: _line(events[e], now.get(int(e), Checksum().text()), others, e) for e in changed
     }
     if not new_games:
         if changed:
@@ -246,7 +274,14 @@ def _incremental(club_id: int, state: RatingState) -> str | None:
     skills = {p: skill for p, (skill, _last) in stored.items()}
     _skills, history = replay(new_games, skills)
     touched = last_keys(new_games)
-    _write(club_id, {p: skills[p] for p in touched}, history, touched, replace=False)
+    _write(
+        club_id,
+        {p: skills[p] for p in touched},
+        history,
+        touched,
+        last_keys_by_event(new_games),
+        upsert=True,
+    )
     state.result_id = max([state.result_id] + [row.pk for row in fresh])
     state.games += len(new_games)
     state.computed_at = timezone.now()
@@ -254,30 +289,55 @@ def _incremental(club_id: int, state: RatingState) -> str | None:
     return "incremental"
 
 
-def _digest_of(games: list[RatedGame], event: str) -> str:
-    return digest(game for game in games if str(game.event_id) == event)
+def _before(club_id: int, events: dict[str, tuple[str, int]], point: Point):
+    """Each player's rating and last rated game before ``point``: the history line of their
+    last event before it."""
+    place = {int(e): (date, int(e)) for e, (date, _v) in events.items() if (date, int(e)) < point}
+    lines = RatingHistory.objects.filter(club_id=club_id, event_id__in=list(place))
+    latest: dict[int, tuple[Point, Skill, str]] = {}
+    for p, e, mu, sigma, n, key in lines.values_list(
+        "player_id", "event_id", "mu", "sigma", "games", "last_key"
+    ):
+        if p not in latest or place[e] > latest[p][0]:
+            latest[p] = (place[e], Skill(mu, sigma, n), key)
+    return {p: line[1] for p, line in latest.items()}, {p: line[2] for p, line in latest.items()}
 
 
-def _scratch(club_id: int, state: RatingState) -> None:
-    """Rate every game of the club again, from a fresh start, and set the watermark."""
-    events = _club_events(club_id)  # read before the rows (see _incremental)
-    filters = club_filters(club_id)
-    results = result_games(filters["results"])
-    others = sorted(
-        other_games(seats=filters["seats"], playoff=filters["playoff"]), key=lambda g: g.key
-    )
-    checksums = {e: Checksum() for e in events}
+def _replay_from(
+    club_id: int, state: RatingState, events: dict[str, tuple[str, int]], point: Point | None
+) -> None:
+    """Rate the games of the events from ``point`` on (every game when None) from the
+    ratings before it, and set the watermark. The events before ``point`` are unchanged."""
+    after = [e for e, (date, _v) in events.items() if point is None or (date, int(e)) >= point]
+    ids = sorted(int(e) for e in after)
+    skills: dict[int, Skill] = {}
+    last: dict[int, str] = {}
+    if point is None:
+        filters = club_filters(club_id)
+        results = result_games(filters["results"])
+        others = other_games(seats=filters["seats"], playoff=filters["playoff"])
+    else:
+        results = result_games(Q(winner__event_id__in=ids))
+        others = other_games(**events_filters(ids))
+        skills, last = _before(club_id, events, point)
+    others.sort(key=lambda game: game.key)
+    checksums = {e: Checksum() for e in after}
     for row in results:
         checksums[str(row.game.event_id)].add(row.pk, row.winner, row.loser)
     games = sorted([row.game for row in results] + others, key=lambda game: game.key)
-    skills, history = replay(games)
-    _write(club_id, skills, history, last_keys(games), replace=True)
-    state.result_id = max((row.pk for row in results), default=0)
-    state.events = {
-        e: [*line, checksums[e].text(), _digest_of(others, e)] for e, line in events.items()
-    }
-    state.games = len(games)
-    state.full_runs += 1
+    skills, history = replay(games, skills)
+    last |= last_keys(games)
+    PlayerRating.objects.filter(club_id=club_id).delete()
+    lines = RatingHistory.objects.filter(club_id=club_id)
+    (lines if point is None else lines.filter(event_id__in=ids)).delete()
+    _write(club_id, skills, history, last, last_keys_by_event(games), upsert=False)
+    kept = {} if point is None else {e: state.events[e] for e in events if e not in after}
+    state.events = kept | {e: _line(events[e], checksums[e].text(), others, e) for e in after}
+    watermark = 0 if point is None else state.result_id
+    state.result_id = max([watermark] + [row.pk for row in results])
+    state.games = sum(line[4] for line in state.events.values())
+    if point is None:
+        state.full_runs += 1
     state.computed_at = timezone.now()
     state.save()
 
@@ -287,12 +347,14 @@ def _write(
     skills: dict[int, Skill],
     history: dict[tuple[int, int], Skill],
     last: dict[int, str],
+    last_of_lines: dict[tuple[int, int], str],
     *,
-    replace: bool,
+    upsert: bool,
 ) -> None:
-    if replace:
-        PlayerRating.objects.filter(club_id=club_id).delete()
-        RatingHistory.objects.filter(club_id=club_id).delete()
+    """Write ratings and history lines, with the last game of each (:func:`last_keys`,
+    :func:`last_keys_by_event`): over the stored ones (``upsert``), or as new rows where the
+    caller deleted the old."""
+    replace = not upsert
     PlayerRating.objects.bulk_create(
         [
             PlayerRating(
@@ -313,14 +375,20 @@ def _write(
     RatingHistory.objects.bulk_create(
         [
             RatingHistory(
-                club_id=club_id, player_id=p, event_id=e, mu=s.mu, sigma=s.sigma, games=s.games
+                club_id=club_id,
+                player_id=p,
+                event_id=e,
+                mu=s.mu,
+                sigma=s.sigma,
+                games=s.games,
+                last_key=last_of_lines[(p, e)],
             )
             for (p, e), s in history.items()
         ],
         batch_size=1000,
         update_conflicts=not replace,
         unique_fields=None if replace else ["club", "player", "event"],
-        update_fields=None if replace else ["mu", "sigma", "games"],
+        update_fields=None if replace else ["mu", "sigma", "games", "last_key"],
     )
 
 

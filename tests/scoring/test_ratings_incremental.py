@@ -39,9 +39,9 @@ def stored(club_id: int) -> tuple[dict, dict]:
         )
     }
     history = {
-        (p, e): (mu, sigma, n)
-        for p, e, mu, sigma, n in RatingHistory.objects.filter(club_id=club_id).values_list(
-            "player_id", "event_id", "mu", "sigma", "games"
+        (p, e): (mu, sigma, n, last)
+        for p, e, mu, sigma, n, last in RatingHistory.objects.filter(club_id=club_id).values_list(
+            "player_id", "event_id", "mu", "sigma", "games", "last_key"
         )
     }
     return current, history
@@ -53,7 +53,8 @@ def replayed(club_id: int) -> tuple[dict, dict]:
     skills, history = ratings.replay(games)
     last = ratings.last_keys(games)
     current = {p: (s.mu, s.sigma, s.games, last[p]) for p, s in skills.items()}
-    return current, {key: (s.mu, s.sigma, s.games) for key, s in history.items()}
+    lines = ratings.last_keys_by_event(games)
+    return current, {key: (s.mu, s.sigma, s.games, lines[key]) for key, s in history.items()}
 
 
 def assert_equals_replay(club_id: int) -> None:
@@ -243,7 +244,41 @@ def test_what_the_job_cannot_continue_from_is_replayed_from_scratch(change):
     change(tables)
     report(tables[10])
     assert ratings.update_club(club_id) == "scratch"
-    assert RatingState.objects.get(club_id=club_id).full_runs == 2
+    assert_equals_replay(club_id)
+    report(tables[11])  # and the job continues from there (the second night, now first,
+    # comes before the first night's rated games: a replay again when the first night moved)
+    expected = "scratch" if change is _moved_event else "incremental"
+    assert ratings.update_club(club_id) == expected
+    assert_equals_replay(club_id)
+
+
+def test_a_correction_on_the_second_night_replays_from_the_second_night(monkeypatch):
+    """The first night is not read again: the replay starts from the ratings the players
+    had after it (their history lines), and equals a replay of both nights."""
+    club_id, tables = two_nights()
+    for table in tables[:12]:
+        report(table)
+    assert ratings.update_club(club_id) == "scratch"
+    first, second = tables[0].round.event_id, tables[9].round.event_id
+    correct(tables[10].result)
+    read = []
+    real = ratings.result_games
+
+    def spy(results):
+        read.append(str(results))
+        return real(results)
+
+    monkeypatch.setattr(ratings, "result_games", spy)
+    assert ratings.update_club(club_id) == "scratch"
+    assert str(first) not in read[-1] and str(second) in read[-1]
+    monkeypatch.undo()
+    state = RatingState.objects.get(club_id=club_id)
+    assert (state.full_runs, state.games) == (1, 12)
+    assert_equals_replay(club_id)
+    # Undo a game of the second night, then a result of the first comes in late: from the first.
+    undo(tables[11].result)
+    report(tables[12])
+    assert ratings.update_club(club_id) == "scratch"
     assert_equals_replay(club_id)
 
 
