@@ -13,11 +13,13 @@ ratings. That equals a replay of every game exactly (same float64 arithmetic on 
 values) when each new game comes after every rated game of its players in the club's order:
 games without a player in common commute, and a game of one night's game N has no player in
 common with the other tables of game N. Each player's last rated game is stored
-(``PlayerRating.last_key``) to check it. Anything else falls back to a replay from scratch:
-a correction or an undo of a rated result (the checksum of the rated results, recomputed
-by SQL, no longer matches), a result committed late under the watermark (the same), a
-merged player (the same), an event's date moved, a playoff or Stoppa game changed, or a
-new game placed before a rated game of its players (tests/scoring/test_ratings*.py).
+(``PlayerRating.last_key``) to check it. Anything else is replayed from the start of the
+earliest event concerned, from the ratings the players had before it (their history lines):
+a correction or an undo of a rated result (the event's checksum of its rated results,
+recomputed by SQL, no longer matches), a result committed late under the watermark (the
+same), an event's date moved, a playoff or Stoppa game changed, or a new game placed before
+a rated game of its players. A merged player replays the club from its first game
+(tests/scoring/test_ratings*.py).
 """
 
 from __future__ import annotations
