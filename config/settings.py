@@ -276,6 +276,9 @@ STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "5"))
 # A recompute starts this long after the result that asked for it; the results that arrive
 # meanwhile ride on the same run (coalescing in time as well as in the queue).
 STANDINGS_GATHER_SECONDS = float(os.environ.get("STANDINGS_GATHER_SECONDS", "0.3"))
+# The ratings job of a club gathers the results of a longer window: nobody watches a rating
+# move live, and one run per window costs the worker a fraction of the standings' time.
+RATINGS_GATHER_SECONDS = float(os.environ.get("RATINGS_GATHER_SECONDS", "2"))
 CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "UTC")
 # `make beat`: the season tables are rebuilt every night (and on demand from the season page).
 CELERY_BEAT_SCHEDULE = {

@@ -38,14 +38,16 @@ def flags_shared() -> bool:
     return app.conf.task_always_eager or not isinstance(caches["default"], LocMemCache)
 
 
-def send_coalesced(flag: str, task: Any, args: tuple) -> bool:
-    """Send ``task(*args)`` after the gather countdown unless the run ``flag`` names is already
-    queued; True if sent. A cache that is down sends anyway; a broker that is down is logged
+def send_coalesced(flag: str, task: Any, args: tuple, *, countdown: float | None = None) -> bool:
+    """Send ``task(*args)`` after the gather countdown (``countdown`` seconds, by default
+    ``STANDINGS_GATHER_SECONDS``) unless the run ``flag`` names is already queued; True if
+    sent. A cache that is down sends anyway; a broker that is down is logged
     and the flag dropped (the next result, or the sweep, sends again)."""
     if flags_shared() and cache.add(flag, 1, QUEUED_FLAG_SECONDS) is False:
         return False
     try:
-        task.apply_async(args, countdown=settings.STANDINGS_GATHER_SECONDS)
+        wait = settings.STANDINGS_GATHER_SECONDS if countdown is None else countdown
+        task.apply_async(args, countdown=wait)
     except Exception as exc:  # the broker's own connection errors: any class
         log.warning("could not queue %s%r (%s)", task.name, args, exc)
         cache.delete(flag)

@@ -367,6 +367,9 @@ class PlayerRating(models.Model):
     mu = models.FloatField(_("rating (mean)"))
     sigma = models.FloatField(_("uncertainty"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
+    # The place of the player's last rated game in the club's order (``ratings.key_text``): a
+    # new game comes after it, or the club's ratings are replayed (see scoring.ratings).
+    last_key = models.CharField(_("last rated game"), max_length=48, blank=True, editable=False)
 
     class Meta:
         ordering = ["club", "-mu"]
@@ -398,6 +401,9 @@ class RatingHistory(models.Model):
     mu = models.FloatField(_("rating (mean)"))
     sigma = models.FloatField(_("uncertainty"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
+    # That last game's place in the club's order (``ratings.key_text``): where a replay from
+    # a later event takes the player's last game from.
+    last_key = models.CharField(_("last rated game"), max_length=48, blank=True, editable=False)
 
     class Meta:
         ordering = ["club", "player", "event"]
@@ -414,8 +420,10 @@ class RatingHistory(models.Model):
 
 
 class RatingState(models.Model):
-    """How far a club's ratings have read its games: the count and digest of the games
-    processed, in order. The next run continues after them only if that prefix is unchanged."""
+    """How far a club's ratings have read its games (the watermark of the incremental job,
+    :func:`scoring.ratings.update_club`): the last rated result's id, and what the last run
+    saw of each event (its date and results version, a checksum of its rated results, a
+    digest of its rated playoff and Stoppa games)."""
 
     club = models.OneToOneField(
         "tournaments.Club",
@@ -425,7 +433,11 @@ class RatingState(models.Model):
         verbose_name=_("club"),
     )
     games = models.PositiveIntegerField(_("games processed"), default=0)
-    digest = models.CharField(_("digest"), max_length=64, blank=True, editable=False)
+    result_id = models.BigIntegerField(_("last rated result"), default=0, editable=False)
+    # Per event of the club (by id): [date, results version, checksum of its rated results,
+    # digest of its rated playoff and Stoppa games], as the last run saw them. None: the next
+    # run replays from scratch.
+    events = models.JSONField(_("events as last rated"), null=True, blank=True, default=None)
     computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
     full_runs = models.PositiveIntegerField(_("recomputes from scratch"), default=0)
 

@@ -1,18 +1,25 @@
 """Club ratings: OpenSkill (Plackett-Luce) over every confirmed game of a club's events.
 
 The rating state of a club is a pure function of the ordered list of its rated games
-(:func:`club_games`: by event date, event, game number, table). A cribbage game ranks its
-winner above its loser; a Stoppa table ranks its 3 to 6 players by chip net, equal nets
-sharing a rank. Playoff games count as every confirmed game does (after the event's qualifying
-games, in the bracket's playing order). Forfeits and byes are not games played and are not
-rated.
+(:func:`club_games`: by event date, event, game number, table; read by
+:mod:`scoring.rating_games`). A cribbage game ranks its winner above its loser; a Stoppa table
+ranks its 3 to 6 players by chip net, equal nets sharing a rank. Playoff games count as every
+confirmed game does (after the event's qualifying games, in the bracket's playing order).
+Forfeits and byes are not games played and are not rated.
 
-The job (:func:`update_club`) is incremental when it can be: the club's :class:`RatingState`
-holds the count and the digest of the games it has processed; when the same games still
-come first, only the games after them are rated, from the stored ratings. Otherwise (a
-correction, an undo, a late result of an earlier night, a merged player) the club is rated
-again from scratch. Both paths apply the same arithmetic in the same order to the same
-float64 values, so they agree exactly (tests/scoring/test_ratings.py).
+The job (:func:`update_club`) is incremental: it reads only the results past its watermark
+(the last rated result's id, in :class:`RatingState`) and rates them on top of the stored
+ratings. That equals a replay of every game exactly (same float64 arithmetic on the same
+values) when each new game comes after every rated game of its players in the club's order:
+games without a player in common commute, and a game of one night's game N has no player in
+common with the other tables of game N. Each player's last rated game is stored
+(``PlayerRating.last_key``) to check it. Anything else is replayed from the start of the
+earliest event concerned, from the ratings the players had before it (their history lines):
+a correction or an undo of a rated result (the event's checksum of its rated results,
+recomputed by SQL, no longer matches), a result committed late under the watermark (the
+same), an event's date moved, a playoff or Stoppa game changed, or a new game placed before
+a rated game of its players. A merged player replays the club from its first game
+(tests/scoring/test_ratings*.py).
 """
 
 from __future__ import annotations
@@ -20,20 +27,35 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import groupby
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from tournaments.limits import MAX_NUMBER
-from tournaments.models import Club, GameResult, PlayoffGame, StoppaSeat
+from tournaments.models import Club, Event, StoppaSeat
 
 from . import coalesce
 from .models import PlayerRating, RatingHistory, RatingState
+from .rating_games import (
+    PLAYOFF_ORDER,
+    Checksum,
+    Key,
+    RatedGame,
+    club_filters,
+    competition_ranks,
+    events_filters,
+    key_text,
+    other_games,
+    rated_games,
+    result_games,
+    results_checksums,
+)
+
+__all__ = ["PLAYOFF_ORDER", "Key", "RatedGame", "competition_ranks", "key_text"]
 
 log = logging.getLogger(__name__)
 
@@ -46,28 +68,6 @@ PROVISIONAL_SIGMA = 7.0  # about a night's 9 games against newcomers brings 8.33
 MODEL = PlackettLuce()  # deterministic: no randomness in its updates
 INITIAL_MU = MODEL.mu
 INITIAL_SIGMA = MODEL.sigma
-
-Key = tuple[str, int, int, int]  # (event date, event id, game number, table number)
-# A playoff game's "game number" in the key: past every qualifying game of its event, then
-# the match's playing order (its "table" is the game's number within the match).
-PLAYOFF_ORDER = MAX_NUMBER + 1
-
-
-@dataclass(frozen=True, slots=True)
-class RatedGame:
-    """One rated game: its place in the club's order and each player's rank (1 = best)."""
-
-    key: Key
-    players: tuple[int, ...]
-    ranks: tuple[int, ...]
-
-    @property
-    def event_id(self) -> int:
-        return self.key[1]
-
-    def token(self) -> bytes:
-        """What the digest of the processed games reads of this game."""
-        return repr((self.key, self.players, self.ranks)).encode()
 
 
 @dataclass(slots=True)
@@ -84,23 +84,14 @@ class Skill:
         return self.mu - 3 * self.sigma
 
 
-def competition_ranks(values: Sequence[int]) -> tuple[int, ...]:
-    """1-based ranks, higher value better, equal values sharing a rank (1, 2, 2, 4)."""
-    return tuple(1 + sum(other > value for other in values) for value in values)
-
-
 def club_games(club_id: int) -> list[RatedGame]:
     """Every rated game of the club's events, in the club's order."""
-    return _rated_games(
-        results=Q(table__round__event__club_id=club_id),
-        seats=Q(table__round__event__club_id=club_id),
-        playoff=Q(match__bracket__event__club_id=club_id),
-    )
+    return rated_games(**club_filters(club_id))
 
 
 def player_games(player_id: int) -> list[RatedGame]:
     """Every rated game a player played, in any club: the games their ratings rest on."""
-    return _rated_games(
+    return rated_games(
         results=Q(winner__player_id=player_id) | Q(loser__player_id=player_id),
         seats=Q(table__in=StoppaSeat.objects.filter(entry__player_id=player_id).values("table")),
         playoff=Q(match__seat_a__player_id=player_id) | Q(match__seat_b__player_id=player_id),
@@ -118,74 +109,6 @@ def player_game_counts(player_id: int) -> tuple[int, int]:
         if player == player_id and rank == 1
     )
     return won, len(games)
-
-
-def _rated_games(*, results: Q, seats: Q, playoff: Q) -> list[RatedGame]:
-    """The rated games the three filters select (qualifying results, Stoppa seats, playoff
-    games), in the club's order: a playoff game after every qualifying game of its event,
-    by the match's playing order and the game's number."""
-    games: list[RatedGame] = []
-    played = GameResult.objects.filter(
-        results, kind=GameResult.Kind.PLAYED, loser__isnull=False
-    ).values_list(
-        "table__round__event__date",
-        "table__round__event_id",
-        "table__round__number",
-        "table__number",
-        "winner__player_id",
-        "loser__player_id",
-    )
-    for date, event_id, number, table, winner, loser in played:
-        games.append(
-            RatedGame((date.isoformat(), event_id, number, table or 0), (winner, loser), (1, 2))
-        )
-    # Playoff games are confirmed games too (a forfeit is not a game played, as in qualifying).
-    playoff_games = PlayoffGame.objects.filter(
-        playoff, forfeit=False, match__seat_a__isnull=False, match__seat_b__isnull=False
-    ).values_list(
-        "match__bracket__event__date",
-        "match__bracket__event_id",
-        "match__position",
-        "number",
-        "winner_id",
-        "match__seat_a_id",
-        "match__seat_a__player_id",
-        "match__seat_b__player_id",
-    )
-    for date, event_id, position, number, winner, seat_a, player_a, player_b in playoff_games:
-        pair = (player_a, player_b) if winner == seat_a else (player_b, player_a)
-        key = (date.isoformat(), event_id, PLAYOFF_ORDER + position, number)
-        games.append(RatedGame(key, pair, (1, 2)))
-    stoppa = (
-        StoppaSeat.objects.filter(
-            seats,
-            table__entered_at__isnull=False,
-            table__number__isnull=False,
-            net__isnull=False,
-        )
-        .order_by("table_id", "position")
-        .values_list(
-            "table__round__event__date",
-            "table__round__event_id",
-            "table__round__number",
-            "table__number",
-            "entry__player_id",
-            "net",
-        )
-    )
-    for (date, event_id, number, table), rows in groupby(stoppa, key=lambda row: row[:4]):
-        players_nets = [(row[4], row[5]) for row in rows]
-        if len(players_nets) < 2:
-            continue
-        games.append(
-            RatedGame(
-                (date.isoformat(), event_id, number, table or 0),
-                tuple(p for p, _net in players_nets),
-                competition_ranks([net or 0 for _p, net in players_nets]),
-            )
-        )
-    games.sort(key=lambda game: game.key)
-    return games
 
 
 def digest(games: Iterable[RatedGame]) -> str:
@@ -217,6 +140,18 @@ def replay(
     return skills, history
 
 
+def last_keys(games: Iterable[RatedGame]) -> dict[int, str]:
+    """Each player's last game of ``games`` (in order), as :func:`key_text`."""
+    return {player: key_text(game.key) for game in games for player in game.players}
+
+
+def last_keys_by_event(games: Iterable[RatedGame]) -> dict[tuple[int, int], str]:
+    """Each (player, event)'s last game of ``games`` (in order), as :func:`key_text`."""
+    return {
+        (player, game.event_id): key_text(game.key) for game in games for player in game.players
+    }
+
+
 def _lock(club_id: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -229,71 +164,233 @@ def _lock(club_id: int) -> None:
 def update_club(club_id: int, *, from_scratch: bool = False) -> str:
     """Bring a club's ratings up to date; ``"incremental"``, ``"scratch"`` or ``"current"``.
 
-    Safe to repeat and to run concurrently (runs for one club take turns under an advisory
-    lock). ``from_scratch`` forces the full replay (the TD's recompute, the tests).
+    ``"scratch"``: the games were rated again, from a fresh start or from the stored ratings
+    before the earliest event that changed (its date, a result, a playoff game, a Stoppa
+    table): the same arithmetic as from the very first game. Safe to repeat and to run
+    concurrently (runs for one club take turns under an advisory lock). ``from_scratch``
+    forces the replay from the first game (the TD's recompute, the tests).
     """
     _lock(club_id)
     if not Club.objects.filter(pk=club_id).exists():
         return "current"
-    games = club_games(club_id)
-    state, _created = RatingState.objects.select_for_update().get_or_create(club_id=club_id)
-    done = state.games
-    incremental = (
-        not from_scratch and 0 < done <= len(games) and digest(games[:done]) == state.digest
+    state, created = RatingState.objects.select_for_update().get_or_create(club_id=club_id)
+    # A state without events (none yet, from before the watermark, or marked by a merge)
+    # starts from scratch.
+    # Read first: a version read before the rows is never ahead of them (a change that
+    # commits meanwhile brings the event back next run).
+    events = _club_events(club_id)
+    point = None
+    if not (from_scratch or created or state.events is None):
+        outcome = _incremental(club_id, state, events)
+        if isinstance(outcome, str):
+            return outcome
+        point = outcome
+    _replay_from(club_id, state, events, point)
+    return "scratch"
+
+
+Point = tuple[str, int]  # (event date, event id): the start of an event in the club's order
+
+
+def _club_events(club_id: int) -> dict[str, tuple[str, int]]:
+    """Each event of the club: its date and its results version, by id (as JSON keys)."""
+    rows = Event.objects.filter(club_id=club_id).values_list("pk", "date", "results_version")
+    return {str(pk): (date.isoformat(), version) for pk, date, version in rows}
+
+
+def _line(date_version: tuple[str, int], checksum: str, others: list[RatedGame], event: str):
+    """What a run keeps of an event: [date, results version, checksum of its rated results,
+    digest of its rated playoff and Stoppa games, its rated games in all]."""
+    mine = [game for game in others if str(game.event_id) == event]
+    return [*date_version, checksum, digest(mine), Checksum.parse(checksum).count + len(mine)]
+
+
+def _incremental(
+    club_id: int, state: RatingState, events: dict[str, tuple[str, int]]
+) -> str | Point | None:
+    """Rate the games past the watermark on top of the stored ratings; when that would not
+    equal a replay, the point to replay from (the start of the earliest event concerned).
+
+    ``state.events`` holds, per event of the club, what the last run saw of it (see
+    :func:`_line`). Only the events whose version moved (every change of a result bumps it,
+    in the writer's transaction), the new ones and those with results past the watermark
+    are read again. None: replay every game.
+    """
+    seen = state.events
+    moved = [e for e, line in seen.items() if e not in events or events[e][0] != line[0]]
+    fresh = result_games(Q(winner__event__club_id=club_id, pk__gt=state.result_id))
+    changed = {
+        e for e, (_date, version) in events.items() if e not in seen or seen[e][1] != version
+    }
+    changed |= {str(row.game.event_id) for row in fresh} | (set(moved) & set(events))
+    # A replay starts before every event concerned, at its old place and its new.
+    point = min(
+        [(seen[e][0], int(e)) for e in moved] + [(events[e][0], int(e)) for e in changed],
+        default=None,
     )
-    if incremental and done == len(games):
+    if moved:
+        return point  # an event rated moved to another date (or is gone): a new order
+    expected = {e: Checksum.parse(seen[e][2]) if e in seen else Checksum() for e in changed}
+    for row in fresh:
+        expected[str(row.game.event_id)].add(row.pk, row.winner, row.loser)
+    ids = sorted(int(e) for e in changed)
+    now = results_checksums(ids)
+    if any(now.get(int(e), Checksum().text()) != expected[e].text() for e in changed):
+        return point  # a rated result changed or went, or one came in under the watermark
+    others = sorted(other_games(**events_filters(ids)), key=lambda game: game.key)
+    players = {p for row in fresh for p in row.game.players}
+    players |= {p for game in others for p in game.players}
+    stored = {
+        p: (Skill(mu, sigma, n), last)
+        for p, mu, sigma, n, last in PlayerRating.objects.filter(
+            club_id=club_id, player_id__in=players
+        ).values_list("player_id", "mu", "sigma", "games", "last_key")
+    }
+
+    def rated(game: RatedGame) -> list[bool]:
+        here = key_text(game.key)
+        return [p in stored and stored[p][1] >= here for p in game.players]
+
+    # A playoff game or a Stoppa table is rated when its players' last rated games are at or
+    # past it; per event, those must be exactly the ones rated last time.
+    old_others = [game for game in others if all(rated(game))]
+    new_games = [game for game in others if not any(rated(game))]
+    if len(old_others) + len(new_games) != len(others):
+        return point  # a game placed before a rated game of some of its players
+    for event in changed:
+        were = [game for game in old_others if str(game.event_id) == event]
+        if digest(were) != (seen[event][3] if event in seen else digest([])):
+            return point  # a playoff game or a Stoppa table changed or went
+    for row in fresh:
+        if any(rated(row.game)):
+            return point  # a late result of an earlier game of one of its players
+        new_games.append(row.game)
+    state.events = seen | {
+        e: _line(events[e], now.get(int(e), Checksum().text()), others, e) for e in changed
+    }
+    if not new_games:
+        if changed:
+            state.save(update_fields=["events"])
         return "current"
-    if incremental:
-        stored = PlayerRating.objects.filter(club_id=club_id).values_list(
-            "player_id", "mu", "sigma", "games"
-        )
-        skills = {p: Skill(mu, sigma, n) for p, mu, sigma, n in stored}
-        _skills, history = replay(games[done:], skills)
-        touched = {p for game in games[done:] for p in game.players}
-        _write(club_id, {p: skills[p] for p in touched}, history, replace=False)
-        state.digest = digest(games)
-    else:
-        skills, history = replay(games)
-        _write(club_id, skills, history, replace=True)
-        state.digest = digest(games)
-        state.full_runs += 1
-    state.games = len(games)
+    new_games.sort(key=lambda game: game.key)
+    skills = {p: skill for p, (skill, _last) in stored.items()}
+    _skills, history = replay(new_games, skills)
+    touched = last_keys(new_games)
+    _write(
+        club_id,
+        {p: skills[p] for p in touched},
+        history,
+        touched,
+        last_keys_by_event(new_games),
+        upsert=True,
+    )
+    state.result_id = max([state.result_id] + [row.pk for row in fresh])
+    state.games += len(new_games)
     state.computed_at = timezone.now()
     state.save()
-    return "incremental" if incremental else "scratch"
+    return "incremental"
+
+
+def _before(club_id: int, events: dict[str, tuple[str, int]], point: Point):
+    """Each player's rating and last rated game before ``point``: the history line of their
+    last event before it."""
+    place = {int(e): (date, int(e)) for e, (date, _v) in events.items() if (date, int(e)) < point}
+    lines = RatingHistory.objects.filter(club_id=club_id, event_id__in=list(place))
+    latest: dict[int, tuple[Point, Skill, str]] = {}
+    for p, e, mu, sigma, n, key in lines.values_list(
+        "player_id", "event_id", "mu", "sigma", "games", "last_key"
+    ):
+        if p not in latest or place[e] > latest[p][0]:
+            latest[p] = (place[e], Skill(mu, sigma, n), key)
+    return {p: line[1] for p, line in latest.items()}, {p: line[2] for p, line in latest.items()}
+
+
+def _replay_from(
+    club_id: int, state: RatingState, events: dict[str, tuple[str, int]], point: Point | None
+) -> None:
+    """Rate the games of the events from ``point`` on (every game when None) from the
+    ratings before it, and set the watermark. The events before ``point`` are unchanged."""
+    after = [e for e, (date, _v) in events.items() if point is None or (date, int(e)) >= point]
+    ids = sorted(int(e) for e in after)
+    skills: dict[int, Skill] = {}
+    last: dict[int, str] = {}
+    if point is None:
+        filters = club_filters(club_id)
+        results = result_games(filters["results"])
+        others = other_games(seats=filters["seats"], playoff=filters["playoff"])
+    else:
+        results = result_games(Q(winner__event_id__in=ids))
+        others = other_games(**events_filters(ids))
+        skills, last = _before(club_id, events, point)
+    others.sort(key=lambda game: game.key)
+    checksums = {e: Checksum() for e in after}
+    for row in results:
+        checksums[str(row.game.event_id)].add(row.pk, row.winner, row.loser)
+    games = sorted([row.game for row in results] + others, key=lambda game: game.key)
+    skills, history = replay(games, skills)
+    last |= last_keys(games)
+    PlayerRating.objects.filter(club_id=club_id).delete()
+    lines = RatingHistory.objects.filter(club_id=club_id)
+    (lines if point is None else lines.filter(event_id__in=ids)).delete()
+    _write(club_id, skills, history, last, last_keys_by_event(games), upsert=False)
+    kept = {} if point is None else {e: state.events[e] for e in events if e not in after}
+    state.events = kept | {e: _line(events[e], checksums[e].text(), others, e) for e in after}
+    watermark = 0 if point is None else state.result_id
+    state.result_id = max([watermark] + [row.pk for row in results])
+    state.games = sum(line[4] for line in state.events.values())
+    if point is None:
+        state.full_runs += 1
+    state.computed_at = timezone.now()
+    state.save()
 
 
 def _write(
     club_id: int,
     skills: dict[int, Skill],
     history: dict[tuple[int, int], Skill],
+    last: dict[int, str],
+    last_of_lines: dict[tuple[int, int], str],
     *,
-    replace: bool,
+    upsert: bool,
 ) -> None:
-    if replace:
-        PlayerRating.objects.filter(club_id=club_id).delete()
-        RatingHistory.objects.filter(club_id=club_id).delete()
+    """Write ratings and history lines, with the last game of each (:func:`last_keys`,
+    :func:`last_keys_by_event`): over the stored ones (``upsert``), or as new rows where the
+    caller deleted the old."""
+    replace = not upsert
     PlayerRating.objects.bulk_create(
         [
-            PlayerRating(club_id=club_id, player_id=p, mu=s.mu, sigma=s.sigma, games=s.games)
+            PlayerRating(
+                club_id=club_id,
+                player_id=p,
+                mu=s.mu,
+                sigma=s.sigma,
+                games=s.games,
+                last_key=last[p],
+            )
             for p, s in skills.items()
         ],
         batch_size=1000,
         update_conflicts=not replace,
         unique_fields=None if replace else ["club", "player"],
-        update_fields=None if replace else ["mu", "sigma", "games"],
+        update_fields=None if replace else ["mu", "sigma", "games", "last_key"],
     )
     RatingHistory.objects.bulk_create(
         [
             RatingHistory(
-                club_id=club_id, player_id=p, event_id=e, mu=s.mu, sigma=s.sigma, games=s.games
+                club_id=club_id,
+                player_id=p,
+                event_id=e,
+                mu=s.mu,
+                sigma=s.sigma,
+                games=s.games,
+                last_key=last_of_lines[(p, e)],
             )
             for (p, e), s in history.items()
         ],
         batch_size=1000,
         update_conflicts=not replace,
         unique_fields=None if replace else ["club", "player", "event"],
-        update_fields=None if replace else ["mu", "sigma", "games"],
+        update_fields=None if replace else ["mu", "sigma", "games", "last_key"],
     )
 
 
@@ -305,11 +402,18 @@ def _queued_key(club_id: int) -> str:
 
 
 def send_update(club_id: int) -> bool:
-    """Send the ratings task now unless one is already queued for the club; True if sent.
+    """Send the ratings task unless one is already queued for the club; True if sent. It runs
+    ``RATINGS_GATHER_SECONDS`` after the first result it is for: one run gathers every result
+    of the club's events in that window (the standings gather per event, in a shorter one).
     Never raises (see :mod:`scoring.coalesce`)."""
     from .tasks import update_ratings
 
-    return coalesce.send_coalesced(_queued_key(club_id), update_ratings, (club_id,))
+    return coalesce.send_coalesced(
+        _queued_key(club_id),
+        update_ratings,
+        (club_id,),
+        countdown=settings.RATINGS_GATHER_SECONDS,
+    )
 
 
 def clear_queued(club_id: int) -> None:
@@ -332,12 +436,14 @@ def queue_for_event(event_id: int) -> bool:
 
 def on_players_merged(sender, *, kept_id: int, merged_id: int, **kwargs) -> None:
     """Receiver of ``tournaments.hooks.players_merged_signal``: the clubs where either player
-    is rated are rated again once the merge commits (their games now have one player)."""
+    is rated are rated again from scratch once the merge commits (their games now have one
+    player; the results' checksums, by entry, cannot see it)."""
     clubs = set(
         PlayerRating.objects.filter(player_id__in=[kept_id, merged_id]).values_list(
             "club_id", flat=True
         )
     )
+    RatingState.objects.filter(club_id__in=clubs).update(events=None)
     for club_id in sorted(clubs):
         transaction.on_commit(functools.partial(send_update, club_id), robust=True)
 

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
 
-from . import services
+from . import hooks, services
 from .models import (
     AuditEntry,
     Bracket,
@@ -81,8 +81,32 @@ class TableAdmin(admin.ModelAdmin):
     raw_id_fields = ["seat_a", "seat_b", "round"]
 
 
+class ResultChangesAnnounced(admin.ModelAdmin):
+    """A result changed or deleted here is announced as the services announce theirs (the
+    event's results version bumped): the standings and the club's ratings follow it."""
+
+    @staticmethod
+    def event_of(obj) -> int:
+        raise NotImplementedError
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        hooks.results_changed(self.event_of(obj))
+
+    def delete_model(self, request, obj):
+        event_id = self.event_of(obj)
+        super().delete_model(request, obj)
+        hooks.results_changed(event_id)
+
+    def delete_queryset(self, request, queryset):
+        events = {self.event_of(obj) for obj in queryset}
+        super().delete_queryset(request, queryset)
+        for event_id in sorted(events):
+            hooks.results_changed(event_id)
+
+
 @admin.register(GameResult)
-class GameResultAdmin(admin.ModelAdmin):
+class GameResultAdmin(ResultChangesAnnounced):
     list_display = [
         "table",
         "kind",
@@ -96,6 +120,10 @@ class GameResultAdmin(admin.ModelAdmin):
     raw_id_fields = ["table", "winner", "loser", "entered_by"]
     # Derived values are written by tournaments.services.record_result only.
     readonly_fields = ["winner_points", "loser_points", "margin", "skunk_level"]
+
+    @staticmethod
+    def event_of(obj) -> int:
+        return obj.table.round.event_id
 
     def has_add_permission(self, request):
         # Results go through the TD page or the API, which derive the points and spread.
@@ -140,9 +168,13 @@ class PlayoffMatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayoffGame)
-class PlayoffGameAdmin(admin.ModelAdmin):
+class PlayoffGameAdmin(ResultChangesAnnounced):
     list_display = ["match", "number", "winner", "loser_score", "forfeit", "entered_at"]
     raw_id_fields = ["match", "winner", "entered_by"]
+
+    @staticmethod
+    def event_of(obj) -> int:
+        return obj.match.bracket.event_id
 
     def has_add_permission(self, request):
         # Games go through the TD's playoff page, which advances the bracket.
