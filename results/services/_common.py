@@ -58,6 +58,7 @@ def _settle(
     player: bool = False,
     locks: tuple[str, list] | None = None,
     held_with: tuple[str, ...] = (),
+    annotate: dict | None = None,
     unknown: Callable[[], ServiceError] | None = None,
 ) -> GameResult | None:
     """Hand a table down to tournaments, once: ``settle_table`` locks the event and then
@@ -66,8 +67,8 @@ def _settle(
     version ``report`` names, lets ``settle`` decide under the locks and writes and audits
     what it agreed. Nothing here calls tournaments between these steps. A player's report
     names its key and table in ``locks`` (SQL: both locks and the table in one statement)
-    and the relations to read with the table in ``held_with``; ``unknown`` says why
-    nothing matched."""
+    and the relations to read with the table in ``held_with`` (``annotate``: expressions);
+    ``unknown`` says why nothing matched."""
     return settle_table(
         event,
         table_id,
@@ -77,6 +78,7 @@ def _settle(
         player=player,
         locks=locks,
         held_with=held_with,
+        annotate=annotate,
     )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from core.engine_messages.cribbage import describe_error, problem_text
@@ -197,7 +198,10 @@ class _Report:
         self._entry = me
 
     def versions(self, table: Table) -> list[Submission]:
-        """Every version of the table's result, oldest first, read once under the locks."""
+        """Every version of the table's result, oldest first, read once under the locks
+        (none to read at a table nobody reported: the table's read said so)."""
+        if self._versions is None and not table.reported:
+            self._versions = []
         if self._versions is None:
             self._versions = list(
                 Submission.objects.filter(table=table).order_by("created_at", "pk")
@@ -220,6 +224,8 @@ class _Report:
             player=True,
             locks=self.locks,
             held_with=("dispute",),
+            # whether anyone reported here: a table's first report reads no versions
+            annotate={"reported": Exists(Submission.objects.filter(table=OuterRef("pk")))},
             unknown=self._unknown,
         )
 

@@ -220,6 +220,7 @@ def settle_table(
     player: bool = False,
     locks: tuple[str, list] | None = None,
     held_with: tuple[str, ...] = (),
+    annotate: dict | None = None,
 ) -> GameResult | None:
     """Lock a table, check what was reported at it and record what was agreed: the one
     call a player's report, a confirmation, a dispute and the desk's check, ruling,
@@ -238,7 +239,8 @@ def settle_table(
     ``locks``: a player's report names its entry and table in SQL (:func:`report_locks`;
     ``event`` and ``table_id`` are then None): both locks are taken in that one statement,
     and the table is read once after it, with its event, players, result and the caller's
-    relations ``held_with``; the result is not read again to be written.
+    relations ``held_with`` and ``annotate`` (expressions over the table, e.g. whether it
+    has reports); the result is not read again to be written.
     """
     entry_id, old = None, UNKNOWN
     if locks is not None:
@@ -246,7 +248,7 @@ def settle_table(
         table = None
         if found is not None:
             entry_id, event_id, table_id = found
-            table = held_table(table_id, event_id=event_id, related=held_with)
+            table = held_table(table_id, event_id=event_id, related=held_with, annotate=annotate)
         if table is None:
             raise unknown() if callable(unknown) else unknown
         locked, old = table.round.event, related_or_none(table, "result")
@@ -326,11 +328,14 @@ def report_locks(where: str, params: list) -> tuple[int, int, int] | None:
     return tuple(row) if row is not None else None
 
 
-def held_table(table_id: int, *, event_id: int, related: tuple[str, ...] = ()) -> Table | None:
+def held_table(
+    table_id: int, *, event_id: int, related: tuple[str, ...] = (), annotate: dict | None = None
+) -> Table | None:
     """The table a player's report holds (:func:`report_locks`), read once under the locks:
-    its game, event (and format), players and result, and ``related`` besides."""
+    its game, event (and format), players and result, ``related`` and ``annotate``."""
     return (
-        Table.objects.select_related(
+        Table.objects.annotate(**(annotate or {}))
+        .select_related(
             "round__event__match_point_format",
             "seat_a__player",
             "seat_b__player",
