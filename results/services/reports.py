@@ -370,7 +370,9 @@ def _save(mine: Submission, status: str = Submission.Status.PENDING) -> None:
 
 
 def _move(versions: list[Submission], status: str) -> None:
-    """Move ``versions`` to ``status`` (each move checked), in one UPDATE."""
+    """Move ``versions`` to ``status`` (each move checked), in one UPDATE; those already
+    there stay as they are."""
+    versions = [v for v in versions if v.status != status]
     for version in versions:
         check_move(version.status, status)
         version.status = status
