@@ -151,17 +151,15 @@ class ReportView(KeyView):
         data = ReportInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        entry = services.entry_for_key(v["key"])
-        table = _table(entry.event_id, v["game"], v["table"])
-        opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
+        # The key, the game and the table are found in the service's one locked read.
         outcome = services.submit(
             v["key"],
-            table=table,
-            winner=entry.pk if v["winner"] == "me" else opponent,
+            game=v["game"],
+            table=v["table"],
+            winner=v["winner"],
             loser_score=v.get("loser_score"),
             forfeit=v["forfeit"],
             record=v.get("record"),
-            entry=entry,
         )
         code = (
             status.HTTP_200_OK
@@ -190,17 +188,12 @@ class ConfirmView(KeyView):
         data = ConfirmInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        entry = services.entry_for_key(v["key"])
-        table = _table(entry.event_id, v["game"], v["table"])
-        winner = None
-        if "winner" in v:
-            opponent = table.seat_b_id if table.seat_a_id == entry.pk else table.seat_a_id
-            winner = entry.pk if v["winner"] == "me" else opponent
         outcome = services.confirm_opponent(
             v["key"],
-            table=table,
+            game=v["game"],
+            table=v["table"],
             version=v.get("submission"),
-            winner=winner,
+            winner=v.get("winner"),
             loser_score=v.get("loser_score"),
             forfeit=v["forfeit"],
         )
@@ -215,10 +208,7 @@ class DisputeView(KeyView):
         data = DisputeInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        entry = services.entry_for_key(v["key"])
-        services.dispute(
-            v["key"], table=_table(entry.event_id, v["game"], v["table"]), reason=v["reason"]
-        )
+        services.dispute(v["key"], game=v["game"], table=v["table"], reason=v["reason"])
         return Response(status=status.HTTP_201_CREATED)
 
 

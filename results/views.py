@@ -76,18 +76,22 @@ def _player_language(request: HttpRequest, entry) -> None:
         request.LANGUAGE_CODE = chosen
 
 
-def _player_context(key: str, entry, here, **forms) -> dict:
+def _player_context(key: str, entry, here, *, lean: bool = False, **forms) -> dict:
+    """The private page's context; ``lean`` (a refused report) leaves out the games list
+    and the discard reviews, and ``deals=False`` the deal-by-deal editor."""
     initial = {"table": here.table.pk} if here.table else None
+    deals = forms.get("deals")
     return {
         "key": key,
         "entry": entry,
         "here": here,
         "table": here.table,
+        "lean": lean,
         "form": forms.get("form") or PlayerReportForm(initial=initial),
         "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
-        "deals": _deal_formset(None, entry) if forms.get("deals") is None else forms["deals"],
-        "games": selectors.my_games(entry),
-        "discard_reviews": reviews.player_reviews(entry),
+        "deals": _deal_formset(None, entry) if deals is None else deals,
+        "games": [] if lean else selectors.my_games(entry),
+        "discard_reviews": [] if lean else reviews.player_reviews(entry),
     }
 
 
@@ -123,7 +127,8 @@ def _resized_deals(request: HttpRequest, entry, action: str):
 
 def _report(form: PlayerReportForm, deals, entry, here, key: str):
     """Submit the player's report; a record entered deal by deal is checked strictly (every
-    error the engine finds is shown beside its deal) and must not come with a pasted one."""
+    error the engine finds is shown beside its deal) and must not come with a pasted one.
+    ``here()`` is the player's current table, read only when the deals need the opponent."""
     record, strict = form.cleaned_data["record"], False
     if deals is not None and deals.is_bound:
         if not deals.is_valid():
@@ -132,13 +137,15 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
                 _("Some of the record is not right: see the deals below."),
                 field="record",
             )
-        opponent = here.opponent.player.name if here.opponent else ""
-        built = deals.to_record(
-            me=entry.player.name,
-            opponent=opponent,
-            target=entry.event.target,
-            muggins=entry.event.muggins,
-        )
+        built = None
+        if _deals_filled(deals):
+            opponent = here().opponent
+            built = deals.to_record(
+                me=entry.player.name,
+                opponent=opponent.player.name if opponent else "",
+                target=entry.event.target,
+                muggins=entry.event.muggins,
+            )
         if built is not None and record is not None:
             raise ServiceError(
                 ResultsError.BAD_RECORD,
@@ -151,7 +158,7 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
         return services.submit(
             key,
             table=form.cleaned_data["table"],
-            winner=form.winner_id(entry, here.table),
+            winner=form.cleaned_data["winner"],  # "me" / "opponent", from the player's seat
             loser_score=form.cleaned_data["loser_score"],
             forfeit=form.cleaned_data["forfeit"],
             record=record,
@@ -165,9 +172,28 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
         raise ServiceError(exc.code, " ".join([exc.message, *elsewhere]), field="record") from None
 
 
+def _deals_filled(deals) -> bool:
+    """Whether any deal of a bound record has a value (a blank deal is left out)."""
+    return deals is not None and any(
+        value not in (None, "")
+        for deal in deals.forms
+        for value in getattr(deal, "cleaned_data", {}).values()
+    )
+
+
 def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
-    """Report, confirm the opponent's version, or dispute it; every write is a service's."""
-    here = selectors.player_table(entry)
+    """Report, confirm the opponent's version, or dispute it; every write is a service's.
+
+    A report costs what the API's costs (the page's own read of its key aside): the player's
+    current game is read only to show the page again after a refusal, and only what the
+    refused form needs (:func:`_refused`)."""
+    found: list = []
+
+    def here():
+        if not found:
+            found.append(selectors.player_table(entry))
+        return found[0]
+
     action = request.POST.get("action", "report")
     forms: dict = {}
     done = None
@@ -194,7 +220,7 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
             return services.submit(
                 key,
                 table=data["table"],
-                winner=form.winner_id(entry, here.table),
+                winner=data["winner"],
                 loser_score=data["loser_score"],
                 forfeit=data["forfeit"],
                 reason=data["reason"],
@@ -207,7 +233,8 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
         fields = PlayerReportForm.base_fields
         forms["form"] = PlayerReportForm(initial={k: request.POST.get(k) for k in fields})
         forms["deals"] = _resized_deals(request, entry, action)
-        return render(request, "results/player.html", _player_context(key, entry, here, **forms))
+        context = _player_context(key, entry, here(), **forms)
+        return render(request, "results/player.html", context)
     else:
         form = forms["form"] = PlayerReportForm(request.POST)
         deals = forms["deals"] = _deal_formset(request.POST, entry)
@@ -215,11 +242,25 @@ def _player_post(request: HttpRequest, key: str, entry) -> HttpResponse:
     if done is not None:
         messages.success(request, _("Thank you: your report is recorded."))
         return redirect("player-page", key=key)
-    context = _player_context(key, entry, here, **forms)
-    # A record to fix deal by deal is the page asking for corrections (200, as the issue
-    # asks); any other refused report stays a 400.
+    return _refused(request, key, entry, here(), forms)
+
+
+def _refused(request: HttpRequest, key: str, entry, here, forms: dict) -> HttpResponse:
+    """A refused report or dispute: the form again with its errors beside the fields.
+
+    Lean: the games list and the discard reviews are left out, and so is the deal-by-deal
+    editor (a hundred card lists) unless the player used it; with HTMX only the game's card
+    comes back. A record to fix deal by deal is the page asking for corrections (200); any
+    other refused report stays a 400 (an HTMX swap takes 200s only: 422 is not swapped)."""
     report_form = forms.get("form")
+    deals = forms.get("deals")
+    used = report_form is not None and ("record" in report_form.errors or _deals_filled(deals))
+    context = _player_context(
+        key, entry, here, lean=True, **{**forms, "deals": deals if used else False}
+    )
     record_only = report_form is not None and set(report_form.errors) == {"record"}
+    if request.htmx:
+        return render(request, "results/player.html#live", context)
     return render(request, "results/player.html", context, status=200 if record_only else 400)
 
 

@@ -30,23 +30,31 @@ def table_keys():
 
 @pytest.fixture
 def drops(monkeypatch):
-    """The next ``n`` look-ups of a player's key lose the database connection."""
+    """The next ``n`` look-ups of a player's key lose the database connection: the page's
+    read of its key, or a report's locked read that finds the key and its table."""
     from results.services import keys
+    from tournaments.services import results as tournament_results
 
-    real = keys.entry_for_key
     left = {"n": 0}
 
-    def entry_for_key(key):
-        if left["n"] > 0:
-            left["n"] -= 1
-            raise OperationalError(TERMINATED)
-        return real(key)
+    def dropping(real):
+        def look_up(*args, **kwargs):
+            if left["n"] > 0:
+                left["n"] -= 1
+                raise OperationalError(TERMINATED)
+            return real(*args, **kwargs)
 
+        return look_up
+
+    entry_for_key = dropping(keys.entry_for_key)
     for module in ("results.services", "results.views", "results.api"):
         target = __import__(module, fromlist=["services"])
         holder = getattr(target, "services", target)
         if hasattr(holder, "entry_for_key"):
             monkeypatch.setattr(holder, "entry_for_key", entry_for_key)
+    monkeypatch.setattr(
+        tournament_results, "report_locks", dropping(tournament_results.report_locks)
+    )
 
     def drop(n: int) -> None:
         left["n"] = n

@@ -28,7 +28,16 @@ def _actor(entry: Entry | None, user) -> str:
 
 
 def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, reason=""):
-    AuditEntry.objects.create(
+    _audit_row(
+        event, table, action=action, entry=entry, user=user, old=old, new=new, reason=reason
+    ).save()
+
+
+def _audit_row(
+    event, table, *, action, entry=None, user=None, old=None, new=None, reason=""
+) -> AuditEntry:
+    """An audit row not yet written: a report writes its rows together, in one INSERT."""
+    return AuditEntry(
         event=event,
         table=table,
         user=user if getattr(user, "is_authenticated", False) else None,
@@ -41,27 +50,41 @@ def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, r
 
 
 def _settle(
-    event: Event,
-    table_id: int,
+    event: Event | None,
+    table_id: int | None,
     settle: Callable[[HeldTable], Agreed | None],
     *,
-    report: Callable[[Table], Version | None] | None = None,
+    report: Callable[[HeldTable], Version | None] | None = None,
     player: bool = False,
+    locks: tuple[str, list] | None = None,
+    held_with: tuple[str, ...] = (),
+    annotate: dict | None = None,
+    unknown: Callable[[], ServiceError] | None = None,
 ) -> GameResult | None:
     """Hand a table down to tournaments, once: ``settle_table`` locks the event and then
     the table (the one lock order of every writer of a result, so two writers never
     deadlock; in share mode for a ``player``'s report, exclusively for the desk), checks the
     version ``report`` names, lets ``settle`` decide under the locks and writes and audits
-    what it agreed. Nothing here calls tournaments between these steps."""
+    what it agreed. Nothing here calls tournaments between these steps. A player's report
+    names its key and table in ``locks`` (SQL: both locks and the table in one statement)
+    and the relations to read with the table in ``held_with`` (``annotate``: expressions);
+    ``unknown`` says why nothing matched."""
     return settle_table(
         event,
         table_id,
-        unknown=ServiceError(
-            ResultsError.UNKNOWN_GAME, _("There is no such game in this event."), field="table"
-        ),
+        unknown=unknown or _unknown_game,
         settle=settle,
         report=report,
         player=player,
+        locks=locks,
+        held_with=held_with,
+        annotate=annotate,
+    )
+
+
+def _unknown_game() -> ServiceError:
+    return ServiceError(
+        ResultsError.UNKNOWN_GAME, _("There is no such game in this event."), field="table"
     )
 
 

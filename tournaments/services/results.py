@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -189,28 +190,37 @@ class Agreed(Version):
     actor: str = ""
     user: UserLike = None
     reason: str = ""
+    # Audit rows of the steps that led here (a player's report that confirms): written in
+    # the same INSERT as the result's own.
+    audits: tuple[AuditEntry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class HeldTable:
     """A table under its locks: the event and the table as read under them, and, when a
     version was reported, that version checked (``checked``) and as the audit log keeps it
-    (``values``)."""
+    (``values``). A player's report (``locks``) also learns the reporting entry's id and the
+    table's result, read with the table."""
 
     event: Event
     table: Table
     checked: CheckedResult | None = None
     values: dict | None = None
+    entry_id: int | None = None
+    result: GameResult | None = None
 
 
 def settle_table(
-    event: Event,
-    table_id: int,
+    event: Event | None,
+    table_id: int | None,
     *,
-    unknown: ServiceError,
+    unknown: ServiceError | Callable[[], ServiceError],
     settle: Callable[[HeldTable], Agreed | None],
-    report: Callable[[Table], Version | None] | None = None,
+    report: Callable[[HeldTable], Version | None] | None = None,
     player: bool = False,
+    locks: tuple[str, list] | None = None,
+    held_with: tuple[str, ...] = (),
+    annotate: dict | None = None,
 ) -> GameResult | None:
     """Lock a table, check what was reported at it and record what was agreed: the one
     call a player's report, a confirmation, a dispute and the desk's check, ruling,
@@ -218,32 +228,52 @@ def settle_table(
 
     The event is locked first, then the table (the one lock order of every writer of a
     result, so two writers never deadlock): in share mode for a ``player``'s report
-    (reports at other tables go on at once), exclusively for the desk. ``unknown`` is
-    raised when the event has no table ``table_id``. ``report(table)`` names the version
-    reported (or None); it is checked with :func:`check_result` before ``settle(held)``
-    decides what, if anything, was agreed. An :class:`Agreed` version is checked (once:
-    the reported version's check is reused) and written and audited by
+    (reports at other tables go on at once), exclusively for the desk. ``unknown`` (or what
+    it returns) is raised when the event has no table ``table_id``. ``report(held)`` names
+    the version reported (or None); it is checked with :func:`check_result` before
+    ``settle(held)`` decides what, if anything, was agreed. An :class:`Agreed` version is
+    checked (once: the reported version's check is reused) and written and audited by
     :func:`write_result`, whose result is returned; nothing agreed returns None. The
     caller runs this in its transaction, which an error rolls back whole.
+
+    ``locks``: a player's report names its entry and table in SQL (:func:`report_locks`;
+    ``event`` and ``table_id`` are then None): both locks are taken in that one statement,
+    and the table is read once after it, with its event, players, result and the caller's
+    relations ``held_with`` and ``annotate`` (expressions over the table, e.g. whether it
+    has reports); the result is not read again to be written.
     """
-    locked = shared_event_lock(event) if player else locked_event(event)
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("round", "seat_a__player", "seat_b__player")
-        .filter(pk=table_id, round__event=locked)
-        .first()
-    )
-    if table is None:
-        raise unknown
-    table.round.event = locked  # the event as read under its lock, for the checks below
-    held = HeldTable(locked, table)
-    reported = report(table) if report is not None else None
+    entry_id, old = None, UNKNOWN
+    if locks is not None:
+        found = report_locks(*locks)
+        table = None
+        if found is not None:
+            entry_id, event_id, table_id = found
+            table = held_table(table_id, event_id=event_id, related=held_with, annotate=annotate)
+        if table is None:
+            raise unknown() if callable(unknown) else unknown
+        locked, old = table.round.event, related_or_none(table, "result")
+    else:
+        assert event is not None
+        locked = shared_event_lock(event) if player else locked_event(event)
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round", "seat_a__player", "seat_b__player")
+            .filter(pk=table_id, round__event=locked)
+            .first()
+        )
+        if table is None:
+            raise unknown() if callable(unknown) else unknown
+        table.round.event = locked  # the event as read under its lock, for the checks below
+    known = {"entry_id": entry_id, "result": None if old is UNKNOWN else old}
+    held = HeldTable(locked, table, **known)
+    reported = report(held) if report is not None else None
     if reported is not None:
         held = HeldTable(
             locked,
             table,
             checked=_check_version(locked, table, reported),
             values=audit_values(reported, table),
+            **known,
         )
     agreed = settle(held)
     if agreed is None:
@@ -260,7 +290,76 @@ def settle_table(
         reason=agreed.reason,
         action=agreed.action,
         actor=agreed.actor,
+        old=old,
+        audits=agreed.audits,
     )
+
+
+def report_locks(where: str, params: list) -> tuple[int, int, int] | None:
+    """Take a player's report locks in one statement: the event in share mode, then the
+    table exclusively (the one lock order of every writer of a result), and answer
+    ``(entry_id, event_id, table_id)``; None when nothing matches (the caller says why).
+
+    ``where`` is SQL over the aliases ``en`` (the reporting entry), ``e`` (its event), ``r``
+    (a game of it) and ``t`` (the table), e.g. ``en.id = %s AND t.id = %s`` (the results
+    app names the entry by its key, in a subquery). The event is held
+    ``FOR KEY SHARE``: reports at other tables go on at once, a TD's action (``FOR UPDATE``)
+    waits, and the bump of ``results_version`` is not blocked. PostgreSQL takes the locks in
+    the order of the locking clauses. SQLite takes its write lock when the transaction
+    begins (IMMEDIATE), so it runs the same read without them.
+    """
+    from django.db import connection
+
+    from tournaments.models import Round
+
+    q = connection.ops.quote_name
+    sql = (
+        f"SELECT en.id, e.id, t.id FROM {q(Entry._meta.db_table)} en"
+        f" JOIN {q(Event._meta.db_table)} e ON e.id = en.event_id"
+        f" JOIN {q(Round._meta.db_table)} r ON r.event_id = e.id"
+        f" JOIN {q(Table._meta.db_table)} t ON t.round_id = r.id"
+        f" WHERE {where}"
+    )
+    if connection.vendor == "postgresql":
+        sql += " FOR KEY SHARE OF e FOR UPDATE OF t"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return tuple(row) if row is not None else None
+
+
+def held_table(
+    table_id: int, *, event_id: int, related: tuple[str, ...] = (), annotate: dict | None = None
+) -> Table | None:
+    """The table a player's report holds (:func:`report_locks`), read once under the locks:
+    its game, event (and format), players and result, ``related`` and ``annotate``."""
+    return (
+        Table.objects.annotate(**(annotate or {}))
+        .select_related(
+            "round__event__match_point_format",
+            "seat_a__player",
+            "seat_b__player",
+            "result",
+            *related,
+        )
+        .filter(pk=table_id, round__event_id=event_id)
+        .first()
+    )
+
+
+def related_or_none(instance, name: str):
+    """A reverse one-to-one read with ``select_related`` (``table.result``), or None."""
+    try:
+        return getattr(instance, name)
+    except ObjectDoesNotExist:
+        return None
+
+
+class _Unknown:
+    """Not read yet: :func:`write_result` reads it."""
+
+
+UNKNOWN: Any = _Unknown()
 
 
 def _check_version(event: Event, table: Table, version: Version) -> CheckedResult:
@@ -282,11 +381,18 @@ def write_result(
     reason: str = "",
     action: str = "entered",
     actor: str = "",
+    old: GameResult | Any | None = UNKNOWN,
+    audits: tuple[AuditEntry, ...] = (),
 ) -> GameResult:
     """Write a checked result, audit it and announce it. The caller holds the event's and
-    then the table's row locks (in that order) and has run :func:`check_result` under them."""
+    then the table's row locks (in that order) and has run :func:`check_result` under them.
+
+    ``old``: the table's result as the caller read it under those locks (None: none), so it
+    is not read again; ``audits``: rows of the steps before, written with the result's own.
+    """
     winner_id, loser_score_value, kind = checked.winner_id, checked.loser_score, checked.kind
-    old = GameResult.objects.filter(table=table).select_related("winner__player").first()
+    if old is UNKNOWN:
+        old = GameResult.objects.filter(table=table).select_related("winner__player").first()
     if old is not None and (old.winner_id, old.loser_score, old.kind) == (
         winner_id,
         loser_score_value,
@@ -313,12 +419,17 @@ def write_result(
         "entered_by": acting_user(user),
     }
     try:
-        result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
+        if old is None:
+            # None is known here (read under the locks): the row is new, one INSERT. A
+            # conflict rolls the caller's transaction back with the error below.
+            result = GameResult.objects.create(table=table, **values)
+        else:
+            result, _created = GameResult.objects.update_or_create(table=table, defaults=values)
     except IntegrityError:
         raise ServiceError(
             TournamentsError.CONFLICT, _("The result could not be saved; try again.")
         ) from None
-    AuditEntry.objects.create(
+    written = AuditEntry(
         event=event,
         table=table,
         user=acting_user(user),
@@ -328,6 +439,10 @@ def write_result(
         new=audit_values(result, table),
         reason=reason,
     )
+    if audits:
+        AuditEntry.objects.bulk_create([*audits, written])
+    else:
+        written.save()
     hooks.results_changed(event.pk)
     return result
 
