@@ -68,8 +68,17 @@ STANDINGS_ORDER = ("rank", "entry__player__name_folded", "entry_id")
 class Standing(models.Model):
     """One entry's line in a standings snapshot, written only by the standings job."""
 
+    # Rows are written only by the standings job, under the snapshot it saved in the same
+    # transaction, and deleted with it by Django's cascade: a database check of the snapshot
+    # and of the event (one row lock per row written, at every commit) guards nothing more.
+    # The unique (snapshot, entry) index serves the lookups by snapshot.
     snapshot = models.ForeignKey(
-        StandingsSnapshot, on_delete=models.CASCADE, related_name="rows", verbose_name=_("snapshot")
+        StandingsSnapshot,
+        on_delete=models.CASCADE,
+        related_name="rows",
+        verbose_name=_("snapshot"),
+        db_constraint=False,
+        db_index=False,
     )
     # The tenant scope, repeated so every read can filter by event without a join.
     event = models.ForeignKey(
@@ -77,6 +86,7 @@ class Standing(models.Model):
         on_delete=models.CASCADE,
         related_name="standings",
         verbose_name=_("event"),
+        db_constraint=False,
     )
     entry = models.ForeignKey(
         "tournaments.Entry",
