@@ -5,6 +5,8 @@ byes and forfeits, under the ACC chain and under a chain with Python tiebreakers
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,9 +14,10 @@ from hypothesis import strategies as st
 from core.errors import ServiceError
 from scoring.models import Standing, StandingsSnapshot
 from scoring.services import recompute_standings
-from tests.factories import EntryFactory, event_with_field
+from tests.factories import EntryFactory, event_with_field, stoppa_event_with_field
 from tournaments import services
 from tournaments.models import Entry, Event, GameResult, Table
+from tournaments.stoppa import services as services_stoppa
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +176,28 @@ def test_a_full_night_written_incrementally_equals_the_full_recompute():
     byes = Standing.objects.filter(event=event, snapshot__after_game=7, byes__gt=0)
     assert byes.exists()
     assert StandingsSnapshot.objects.filter(event=event).count() == 7
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    players=st.integers(min_value=3, max_value=10),
+    sessions=st.integers(min_value=2, max_value=4),
+    seed=st.integers(min_value=0, max_value=10**6),
+)
+def test_stoppa_sessions_written_incrementally_equal_the_full_recompute(players, sessions, seed):
+    """Chips, sessions won and the best session (a net can be negative: the best of a player
+    who lost every session is below zero) add up across sessions as from scratch."""
+    event = stoppa_event_with_field(players, table_size=4, min_table_size=3, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(sessions):
+        round_ = services.draw_next_game(event)
+        for table in round_.stoppa_tables.filter(number__isnull=False):
+            members = list(table.seats.values_list("entry_id", flat=True))
+            nets = {pk: rng.randint(-30, 30) for pk in members[:-1]}
+            nets[members[-1]] = -sum(nets.values())
+            services_stoppa.record_session_nets(event, table=table, nets=nets)
+            assert_incremental_equals_full(event)
