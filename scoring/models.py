@@ -69,9 +69,10 @@ class Standing(models.Model):
     """One entry's line in a standings snapshot, written only by the standings job."""
 
     # Rows are written only by the standings job, under the snapshot it saved in the same
-    # transaction, and deleted with it by Django's cascade: a database check of the snapshot
-    # and of the event (one row lock per row written, at every commit) guards nothing more.
-    # The unique (snapshot, entry) index serves the lookups by snapshot.
+    # transaction, from the event's entries it joins, and deleted with their snapshot, event
+    # or entry by Django's cascade: a database check of the keys (a row lock per key per row
+    # written, at every commit: a third of a snapshot's cost) guards nothing more. The unique
+    # (snapshot, entry) index serves the lookups by snapshot.
     snapshot = models.ForeignKey(
         StandingsSnapshot,
         on_delete=models.CASCADE,
@@ -93,6 +94,7 @@ class Standing(models.Model):
         on_delete=models.CASCADE,
         related_name="standings",
         verbose_name=_("entry"),
+        db_constraint=False,
     )
     rank = models.PositiveIntegerField(_("rank"))
     tied = models.BooleanField(_("tied"), default=False)

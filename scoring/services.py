@@ -428,9 +428,10 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
             if _python_passes(snapshot, chain, event.seed):
                 _mark_tied_groups(snapshot)
             previous = (snapshot.pk, n) if n else None
-        StandingsStatus.objects.update_or_create(
-            event=event, defaults={"version": event.results_version, "computed_at": now}
-        )
+        # One UPDATE in the usual case (update_or_create adds a savepoint and a read).
+        status = {"version": event.results_version, "computed_at": now}
+        if not StandingsStatus.objects.filter(event=event).update(**status):
+            StandingsStatus.objects.create(event=event, **status)
     return written
 
 
