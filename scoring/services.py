@@ -376,15 +376,19 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
     """
     coalesce.clear(_queued_key(event_id))
     written = 0
+    # Called inside a TD's action (the cut asks for the ranking), the commit is that action's.
+    own_commit = not connection.in_atomic_block
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute(
                     "SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, event_id]
                 )
-                # Snapshots are derived: one lost in a crash is written again by the sweep
-                # (the status row goes with it), so the commit need not wait for the disk.
-                cursor.execute("SET LOCAL synchronous_commit = off")
+                if own_commit:
+                    # Snapshots are derived: one lost in a crash is written again by the
+                    # sweep (the status row goes with it): the commit need not wait for the
+                    # disk. Never for a caller's transaction, whose writes are not derived.
+                    cursor.execute("SET LOCAL synchronous_commit = off")
         event = Event.objects.filter(pk=event_id).first()
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
