@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from tournaments import tiebreakers
@@ -337,6 +337,7 @@ def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
 
 
 def _games(event) -> dict[int, tuple[str, bool]]:
+    # ``event`` comes from :func:`_event_with_counts`.
     """Per game N with results: (fingerprint of what snapshot N depends on, game complete);
     game 0 alone when no game has results.
 
@@ -344,10 +345,7 @@ def _games(event) -> dict[int, tuple[str, bool]]:
     """
     per_game = event.game_kind.round_stats(event)
     # Who is an entrant depends on the entries, and on check-in under the checked-in rule.
-    entries = event.entries.aggregate(
-        n=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
-    )
-    entries = f"{entries['n']}/{entries['checked_in']}/{event.entrants}"
+    entries = f"{event.entries_n}/{event.checked_in_n}/{event.entrants}"
     chain = ",".join(event.ranking_chain)
     games: dict[int, tuple[str, bool]] = {}
     count, last = 0, None
@@ -361,6 +359,21 @@ def _games(event) -> dict[int, tuple[str, bool]]:
         games[number] = (fingerprint, tables_n == results_n)
     # No results yet: the snapshot lists the entrants (the seated, or the checked-in too).
     return games or {0: (f"none|{entries}|{chain}|{event.seed}", False)}
+
+
+def _event_with_counts(event_id: int) -> Event | None:
+    """The event with its entries counted (``entries_n``, ``checked_in_n``) in one query."""
+    entries = Entry.objects.filter(event=OuterRef("pk")).order_by().values("event")
+    return (
+        Event.objects.filter(pk=event_id)
+        .annotate(
+            entries_n=Subquery(entries.annotate(n=Count("pk")).values("n")),
+            checked_in_n=Subquery(
+                entries.annotate(n=Count("pk", filter=Q(checked_in=True))).values("n")
+            ),
+        )
+        .first()
+    )
 
 
 def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
@@ -380,16 +393,17 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
     own_commit = not connection.in_atomic_block
     with transaction.atomic():
         if connection.vendor == "postgresql":
+            # Snapshots are derived: one lost in a crash is written again by the sweep (the
+            # status row goes with it): the job's commit need not wait for the disk. Never
+            # a caller's transaction, whose writes are not derived.
             with connection.cursor() as cursor:
                 cursor.execute(
-                    "SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, event_id]
+                    "SELECT pg_advisory_xact_lock(%s, %s), set_config('synchronous_commit', "
+                    "CASE WHEN %s THEN 'off' ELSE current_setting('synchronous_commit') END, "
+                    "true)",
+                    [ADVISORY_LOCK_NAMESPACE, event_id, own_commit],
                 )
-                if own_commit:
-                    # Snapshots are derived: one lost in a crash is written again by the
-                    # sweep (the status row goes with it): the commit need not wait for the
-                    # disk. Never for a caller's transaction, whose writes are not derived.
-                    cursor.execute("SET LOCAL synchronous_commit = off")
-        event = Event.objects.filter(pk=event_id).first()
+        event = _event_with_counts(event_id)
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
             return 0
