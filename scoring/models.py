@@ -68,8 +68,18 @@ STANDINGS_ORDER = ("rank", "entry__player__name_folded", "entry_id")
 class Standing(models.Model):
     """One entry's line in a standings snapshot, written only by the standings job."""
 
+    # Rows are written only by the standings job, under the snapshot it saved in the same
+    # transaction, from the event's entries it joins, and deleted with their snapshot, event
+    # or entry by Django's cascade: a database check of the keys (a row lock per key per row
+    # written, at every commit: a third of a snapshot's cost) guards nothing more. The unique
+    # (snapshot, entry) index serves the lookups by snapshot.
     snapshot = models.ForeignKey(
-        StandingsSnapshot, on_delete=models.CASCADE, related_name="rows", verbose_name=_("snapshot")
+        StandingsSnapshot,
+        on_delete=models.CASCADE,
+        related_name="rows",
+        verbose_name=_("snapshot"),
+        db_constraint=False,
+        db_index=False,
     )
     # The tenant scope, repeated so every read can filter by event without a join.
     event = models.ForeignKey(
@@ -77,12 +87,14 @@ class Standing(models.Model):
         on_delete=models.CASCADE,
         related_name="standings",
         verbose_name=_("event"),
+        db_constraint=False,
     )
     entry = models.ForeignKey(
         "tournaments.Entry",
         on_delete=models.CASCADE,
         related_name="standings",
         verbose_name=_("entry"),
+        db_constraint=False,
     )
     rank = models.PositiveIntegerField(_("rank"))
     tied = models.BooleanField(_("tied"), default=False)

@@ -12,12 +12,12 @@ import logging
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from tournaments import tiebreakers
 from tournaments.kinds import GameKind
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Player
 
 from . import coalesce
 from .models import STANDINGS_ORDER, Standing, StandingsSnapshot, StandingsStatus
@@ -125,6 +125,49 @@ def _sql_prefix(chain: tuple[str, ...]) -> list[tiebreakers.Tiebreaker]:
     return prefix
 
 
+# The totals a snapshot ranks, one line per entry of the event.
+_SUMMED = (
+    "game_points",
+    "games_won",
+    "games_lost",
+    "spread",
+    "skunks_won",
+    "skunks_suffered",
+    "byes",
+)
+_SUMMED_OR_NULL = ("chips", "sessions_won")  # NULL for a kind without them (cribbage)
+
+
+def _totals_sql(kind: GameKind, previous: int | None) -> str:
+    """SQL of every entry's totals after game ``%(n)s``, with ``listed``: true when the entry
+    is already an entrant of the snapshot the totals start from.
+
+    Without ``previous`` the kind's aggregate of games 1..n. With it, that snapshot's rows
+    (the totals after game ``%(after)s``, kept up to date before this one is written) plus
+    the kind's aggregate of games after..n alone: a result in the game in progress reads one
+    game's results, not the event's.
+    """
+    if previous is None:
+        return f"SELECT lines_.*, 0 = 1 AS listed FROM ({kind.lines_sql()}) lines_"
+    summed = ", ".join(f"c.{col} + COALESCE(p.{col}, 0) AS {col}" for col in _SUMMED)
+    or_null = ", ".join(
+        f"CASE WHEN c.{col} IS NULL THEN NULL ELSE c.{col} + COALESCE(p.{col}, 0) END AS {col}"
+        for col in _SUMMED_OR_NULL
+    )
+    # The best session of both spans, from the spans played only (a net can be negative).
+    best = (
+        "CASE WHEN p.games_played > 0 AND (c.games_won + c.games_lost = 0"
+        " OR p.best_session > c.best_session) THEN p.best_session ELSE c.best_session END"
+    )
+    return f"""
+        SELECT c.entry_id, {summed}, {or_null}, {best} AS best_session,
+               p.entry_id IS NOT NULL AS listed
+          FROM ({kind.lines_sql()}) c
+          LEFT JOIN {Standing._meta.db_table} p
+            ON p.snapshot_id = {int(previous)} AND p.entry_id = c.entry_id
+    """
+
+
 def insert_ranked_rows(
     snapshot_id: int,
     event_id: int,
@@ -132,12 +175,19 @@ def insert_ranked_rows(
     chain: tuple[str, ...],
     kind: GameKind,
     entrants: str = "played",
+    *,
+    previous: tuple[int, int] | None = None,
 ) -> int:
     """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix.
 
     Only entrants are ranked: entries seated in a game (a bye counts) by game ``n``, playing
     or played, and, when the event's ``entrants`` rule says so, the checked-in ones. The others
     are no-shows, listed apart (:func:`scoring.selectors.no_shows`).
+
+    ``previous`` (snapshot id, its game), an up-to-date snapshot of an earlier game: the
+    totals start from its rows and only the games after it are read (the same rows as
+    without it). What placed a tied group below the row above is written on the group's
+    first row by name, as the standings list it.
     """
     prefix = _sql_prefix(chain)
     order = (
@@ -146,10 +196,12 @@ def insert_ranked_rows(
     )  # no SQL tiebreaker first: everyone ties until the Python passes
     keys = [b.sql_column for b in prefix if b.sql_column]
     partition = f"PARTITION BY {', '.join(keys)}" if keys else ""
+    # Compared with the row listed above (rank, then name: STANDINGS_ORDER), so the mark
+    # lands on the first row of a tied group without a second pass.
     separated = (
         "CASE "
         + " ".join(
-            f"WHEN LAG({b.sql_column}) OVER w <> {b.sql_column} THEN '{b.key}'" for b in prefix
+            f"WHEN LAG({b.sql_column}) OVER listed <> {b.sql_column} THEN '{b.key}'" for b in prefix
         )
         + " ELSE '' END"
         if prefix
@@ -168,17 +220,21 @@ def insert_ranked_rows(
                skunks_won, skunks_suffered, byes,
                chips, sessions_won,
                CASE WHEN games_won + games_lost > 0 THEN best_session END
-          FROM ({kind.lines_sql()}) lines_
+          FROM ({_totals_sql(kind, previous[0] if previous else None)}) lines_
           JOIN {Entry._meta.db_table} entrant ON entrant.id = lines_.entry_id
+          JOIN {Player._meta.db_table} player ON player.id = entrant.player_id
          WHERE lines_.games_won + lines_.games_lost > 0
+            OR lines_.listed
             OR lines_.entry_id IN ({kind.seated_sql()})
             OR (%(checked_in_count)s AND entrant.checked_in)
-        WINDOW w AS (ORDER BY {order})
+        WINDOW w AS (ORDER BY {order}),
+               listed AS (ORDER BY {order}, player.name_folded, entry_id)
     """
     params = {
         "snapshot": snapshot_id,
         "event": event_id,
         "n": n,
+        "after": previous[1] if previous else 0,
         "checked_in_count": entrants == Event.Entrants.CHECKED_IN,
     }
     with connection.cursor() as cursor:
@@ -186,21 +242,22 @@ def insert_ranked_rows(
         return cursor.rowcount
 
 
-def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: int) -> None:
-    """Re-rank the groups the SQL prefix left tied with the rest of the chain."""
+def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: int) -> bool:
+    """Re-rank the groups the SQL prefix left tied with the rest of the chain; True when
+    rows were re-ranked."""
     from tournaments.models import GameResult
 
     prefix_len = len(_sql_prefix(chain))
     rest = chain[prefix_len:]
     if not rest:
-        return
+        return False
     rows = list(snapshot.rows.select_related("entry__player"))
     groups: dict[int, list[Standing]] = {}
     for row in rows:
         groups.setdefault(row.rank, []).append(row)
     tied_groups = [g for g in groups.values() if len(g) > 1]
     if not tied_groups:
-        return
+        return False
     lines = {
         row.entry_id: Line(
             entry_id=row.entry_id,
@@ -250,6 +307,7 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
             "WHERE id = %s",
             [(row.rank, row.tied, row.separated_by, row.pk) for row in changed],
         )
+    return True
 
 
 def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
@@ -279,16 +337,15 @@ def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
 
 
 def _games(event) -> dict[int, tuple[str, bool]]:
-    """Per game N with results: (fingerprint of what snapshot N depends on, game complete).
+    # ``event`` comes from :func:`_event_with_counts`.
+    """Per game N with results: (fingerprint of what snapshot N depends on, game complete);
+    game 0 alone when no game has results.
 
     One query over the event's games (the kind's own: tables, results, latest result time).
     """
     per_game = event.game_kind.round_stats(event)
     # Who is an entrant depends on the entries, and on check-in under the checked-in rule.
-    entries = event.entries.aggregate(
-        n=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
-    )
-    entries = f"{entries['n']}/{entries['checked_in']}/{event.entrants}"
+    entries = f"{event.entries_n}/{event.checked_in_n}/{event.entrants}"
     chain = ",".join(event.ranking_chain)
     games: dict[int, tuple[str, bool]] = {}
     count, last = 0, None
@@ -300,44 +357,73 @@ def _games(event) -> dict[int, tuple[str, bool]]:
         stamp = last.isoformat() if last else "-"
         fingerprint = f"{count}|{stamp}|{entries}|{chain}|{event.seed}"
         games[number] = (fingerprint, tables_n == results_n)
-    return games
+    # No results yet: the snapshot lists the entrants (the seated, or the checked-in too).
+    return games or {0: (f"none|{entries}|{chain}|{event.seed}", False)}
 
 
-def recompute_standings(event_id: int) -> int:
+def _event_with_counts(event_id: int) -> Event | None:
+    """The event with its entries counted (``entries_n``, ``checked_in_n``) in one query."""
+    entries = Entry.objects.filter(event=OuterRef("pk")).order_by().values("event")
+    return (
+        Event.objects.filter(pk=event_id)
+        .annotate(
+            entries_n=Subquery(entries.annotate(n=Count("pk")).values("n")),
+            checked_in_n=Subquery(
+                entries.annotate(n=Count("pk", filter=Q(checked_in=True))).values("n")
+            ),
+        )
+        .first()
+    )
+
+
+def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
     """Bring every standings snapshot of an event up to date; returns the rows written.
 
     Concurrent runs for one event take turns under an advisory lock of their own (not the
     event's row, which result writers lock: intake never waits for the job), and the last to
     run reads every committed result (no lost update). Only snapshots whose results changed
-    are rewritten (normally just the game in progress). Records the event's results_version
-    it read, so the sweep knows it is up to date. Safe to repeat.
+    are rewritten (normally just the game in progress), each from the snapshot before it
+    plus its own game's results (``incremental=False`` reads every game again: the same
+    rows). Records the event's results_version it read, so the sweep knows it is up to
+    date. Safe to repeat.
     """
     coalesce.clear(_queued_key(event_id))
     written = 0
+    # Called inside a TD's action (the cut asks for the ranking), the commit is that action's.
+    own_commit = not connection.in_atomic_block
     with transaction.atomic():
         if connection.vendor == "postgresql":
+            # Snapshots are derived: one lost in a crash is written again by the sweep (the
+            # status row goes with it): the job's commit need not wait for the disk. Never
+            # a caller's transaction, whose writes are not derived.
             with connection.cursor() as cursor:
                 cursor.execute(
-                    "SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, event_id]
+                    "SELECT pg_advisory_xact_lock(%s, %s), set_config('synchronous_commit', "
+                    "CASE WHEN %s THEN 'off' ELSE current_setting('synchronous_commit') END, "
+                    "true)",
+                    [ADVISORY_LOCK_NAMESPACE, event_id, own_commit],
                 )
-        event = Event.objects.filter(pk=event_id).first()
+        event = _event_with_counts(event_id)
         if event is None:
             log.info("standings: event %s no longer exists", event_id)
             return 0
         chain = event.game_kind.validate_chain(event.ranking_chain)
-        games = _games(event) or {0: (f"none|{event.entries.count()}", False)}
+        games = _games(event)
         existing = {s.after_game: s for s in StandingsSnapshot.objects.filter(event=event)}
         # Snapshots of games that no longer have results (a redraw) go.
         gone = [n for n in existing if n not in games]
         if gone:
             StandingsSnapshot.objects.filter(event=event, after_game__in=gone).delete()
         now = timezone.now()
+        # The snapshot before the one being written, up to date by then (they go in order).
+        previous: tuple[int, int] | None = None
         for n, (fingerprint, complete) in sorted(games.items()):
             snapshot = existing.get(n)
             if snapshot is not None and snapshot.fingerprint == fingerprint:
                 if snapshot.complete != complete:
                     snapshot.complete = complete
                     snapshot.save(update_fields=["complete"])
+                previous = (snapshot.pk, n) if n else None
                 continue
             if snapshot is None:
                 snapshot = StandingsSnapshot(event=event, after_game=n)
@@ -349,13 +435,21 @@ def recompute_standings(event_id: int) -> int:
             snapshot.computed_at = now
             snapshot.save()
             written += insert_ranked_rows(
-                snapshot.pk, event.pk, n, chain, event.game_kind, event.entrants
+                snapshot.pk,
+                event.pk,
+                n,
+                chain,
+                event.game_kind,
+                event.entrants,
+                previous=previous if incremental else None,
             )
-            _python_passes(snapshot, chain, event.seed)
-            _mark_tied_groups(snapshot)
-        StandingsStatus.objects.update_or_create(
-            event=event, defaults={"version": event.results_version, "computed_at": now}
-        )
+            if _python_passes(snapshot, chain, event.seed):
+                _mark_tied_groups(snapshot)
+            previous = (snapshot.pk, n) if n else None
+        # One UPDATE in the usual case (update_or_create adds a savepoint and a read).
+        status = {"version": event.results_version, "computed_at": now}
+        if not StandingsStatus.objects.filter(event=event).update(**status):
+            StandingsStatus.objects.create(event=event, **status)
     return written
 
 

@@ -169,7 +169,9 @@ class GameKind:
     # --- Standings -------------------------------------------------------------------------
 
     def lines_sql(self) -> str:
-        """SQL for every entry's totals over rounds 1..%(n)s of event %(event)s.
+        """SQL for every entry's totals over rounds %(after)s+1..%(n)s of event %(event)s
+        (``after`` 0: the whole event so far; the standings add one round to the totals of
+        the rounds before it).
 
         Columns: entry_id, game_points, games_won, games_lost, spread, skunks_won,
         skunks_suffered, byes, chips, sessions_won, best_session.
@@ -178,8 +180,9 @@ class GameKind:
 
     def seated_sql(self) -> str:
         """SQL of the ids of the entries seated (a bye included) in a released round of
-        event ``%(event)s`` numbered up to ``%(n)s``: the entrants of standings after round n
-        (with those the event counts as checked in)."""
+        event ``%(event)s`` numbered from ``%(after)s`` + 1 up to ``%(n)s``: with the
+        entrants of an earlier snapshot (or ``after`` 0), the entrants of standings after
+        round n (with those the event counts as checked in)."""
         raise NotImplementedError
 
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:

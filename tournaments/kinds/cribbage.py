@@ -151,7 +151,7 @@ class Cribbage(GameKind):
                       FROM {t["result"]} r
                       JOIN {t["table"]} t ON t.id = r.table_id
                       JOIN {t["round"]} g ON g.id = t.round_id
-                     WHERE g.event_id = %(event)s AND g.number <= %(n)s
+                     WHERE g.event_id = %(event)s AND g.number > %(after)s AND g.number <= %(n)s
                      GROUP BY r.winner_id) w ON w.id = e.id
               LEFT JOIN (
                     SELECT r.loser_id AS id, SUM(r.loser_points) AS points, COUNT(*) AS lost,
@@ -160,7 +160,8 @@ class Cribbage(GameKind):
                       FROM {t["result"]} r
                       JOIN {t["table"]} t ON t.id = r.table_id
                       JOIN {t["round"]} g ON g.id = t.round_id
-                     WHERE g.event_id = %(event)s AND g.number <= %(n)s AND r.loser_id IS NOT NULL
+                     WHERE g.event_id = %(event)s AND g.number > %(after)s AND g.number <= %(n)s
+                       AND r.loser_id IS NOT NULL
                      GROUP BY r.loser_id) l ON l.id = e.id
              WHERE e.event_id = %(event)s
         """
@@ -169,7 +170,8 @@ class Cribbage(GameKind):
         t = _tables()
         seated = """
             SELECT t.{seat} FROM {table} t JOIN {round} g ON g.id = t.round_id
-             WHERE g.event_id = %(event)s AND g.number <= %(n)s AND g.status = '{released}'
+             WHERE g.event_id = %(event)s AND g.number > %(after)s AND g.number <= %(n)s
+               AND g.status = '{released}'
                AND t.{seat} IS NOT NULL"""
         return " UNION ".join(
             seated.format(

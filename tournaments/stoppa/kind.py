@@ -114,7 +114,7 @@ class Stoppa(GameKind):
         return sorted(lines, key=lambda line: name_order(line.name))
 
     def lines_sql(self) -> str:
-        """Every entry's Stoppa totals over sessions 1..%(n)s of event %(event)s.
+        """Every entry's Stoppa totals over sessions %(after)s+1..%(n)s of event %(event)s.
 
         One aggregate over the seats with a net (tables of 3 to 6, no pairs assumed): total
         chips, sessions played, sessions won (the best net at the table, a shared best
@@ -145,7 +145,8 @@ class Stoppa(GameKind):
                               FROM {t["stoppa_seat"]}
                              WHERE net IS NOT NULL
                              GROUP BY table_id) m ON m.table_id = st.table_id
-                     WHERE g.event_id = %(event)s AND g.number <= %(n)s AND st.net IS NOT NULL
+                     WHERE g.event_id = %(event)s AND g.number > %(after)s AND g.number <= %(n)s
+                       AND st.net IS NOT NULL
                      GROUP BY st.entry_id) s ON s.id = e.id
              WHERE e.event_id = %(event)s
         """
@@ -154,7 +155,7 @@ class Stoppa(GameKind):
         t = _tables()
         return f"""
             SELECT s.entry_id FROM {t["stoppa_seat"]} s JOIN {t["round"]} g ON g.id = s.round_id
-             WHERE g.event_id = %(event)s AND g.number <= %(n)s
+             WHERE g.event_id = %(event)s AND g.number > %(after)s AND g.number <= %(n)s
                AND g.status = '{Round.Status.RELEASED.value}'"""
 
     def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
