@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0004_season_nights"),
+        ("scoring", "0005_ratings_watermark"),
         ("tournaments", "0013_distinct_round_robin_labels"),
     ]
 
