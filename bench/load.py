@@ -6,8 +6,9 @@
 
 It starts what a club's server runs (gunicorn with 2 workers, DEBUG=0, PostgreSQL, Redis as
 cache and broker, a real Celery worker and beat) on loopback ports, builds the event once in a
-scratch database of its own (`pegboard_load`, dropped and made anew; Redis databases 10 and
-11), and drives it with wrk (`bench/wrk_load.lua`): a load generator in C whose one thread
+scratch database of its own (`pegboard_load`, dropped and made anew each run as a copy of
+`pegboard_bench_template`, which holds the migrated empty schema and is migrated again only
+when a migration file changes; Redis databases 10 and 11), and drives it with wrk (`bench/wrk_load.lua`): a load generator in C whose one thread
 keeps 50 connections busy at a few % of a core, where a Python client capped the login page
 near half of what the server gives and so flattered every ratio.
 

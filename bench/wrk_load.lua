@@ -32,6 +32,7 @@ function init(args)
   statuses = {}
   exhausted = 0
   sent = 0
+  verified = false
   requests = nil
   local path, count = args[1], tonumber(args[2] or "1")
   if path == nil or path == "" then
@@ -57,6 +58,12 @@ end
 function request()
   if requests == nil then
     return wrk.request()
+  end
+  if id == 0 and not verified then
+    -- wrk calls request() once on thread 0 before connecting, to count pipelined
+    -- requests (script_verify_request): that one is not sent, so it takes no line.
+    verified = true
+    return requests[1]
   end
   sent = sent + 1
   if sent > #requests then
