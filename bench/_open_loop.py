@@ -29,10 +29,17 @@ def included_results(event_id: int, conn, baseline_wins: int) -> int:
 
 
 async def _post(session, base: str, item: Report) -> tuple[int, float]:
+    """The report's status and answer time; status 0 when the connection failed (a server
+    that cannot keep up overflows its listen backlog and resets connections)."""
+    import aiohttp
+
     sent = time.perf_counter()
-    async with session.post(base + REPORT_API, json=api_body(item)) as response:
-        await response.read()
-        return response.status, time.perf_counter() - sent
+    try:
+        async with session.post(base + REPORT_API, json=api_body(item)) as response:
+            await response.read()
+            return response.status, time.perf_counter() - sent
+    except (aiohttp.ClientError, OSError, asyncio.TimeoutError):
+        return 0, time.perf_counter() - sent
 
 
 async def commit_to_snapshot(base: str, event, items: list[Report], rate: float, seconds: float):
@@ -80,7 +87,7 @@ async def commit_to_snapshot(base: str, event, items: list[Report], rate: float,
         async def confirm(item: Report):
             nonlocal failures
             status, took = await _post(session, base, item)
-            if status >= 400:
+            if status >= 400 or status == 0:
                 failures += 1
             else:
                 answered.append(time.perf_counter())

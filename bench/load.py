@@ -422,6 +422,8 @@ def main() -> None:
             file=sys.stderr,
         )
         rows = measure_rows(args, server, event, {"api": items, "form": form_items}, files, cookie)
+        print_rows(args, rows)
+        sys.stdout.flush()
         reset_reports(event, args.games)
         time.sleep(2)
         since = task_log_size(server)
@@ -429,7 +431,6 @@ def main() -> None:
             commit_to_snapshot(server.base, event, items, args.rate, args.open_seconds)
         )
         worker = worker_times(server, since)
-        print_rows(args, rows)
         print_open_loop(snapshot, worker)
         grown = None
         if args.growth:
