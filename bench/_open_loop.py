@@ -38,7 +38,7 @@ async def _post(session, base: str, item: Report) -> tuple[int, float]:
         async with session.post(base + REPORT_API, json=api_body(item)) as response:
             await response.read()
             return response.status, time.perf_counter() - sent
-    except (aiohttp.ClientError, OSError, asyncio.TimeoutError):
+    except (TimeoutError, aiohttp.ClientError, OSError):
         return 0, time.perf_counter() - sent
 
 
