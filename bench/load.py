@@ -238,9 +238,13 @@ def _etag(url: str) -> str:
 
 def spread(runs: list[WrkRun]) -> str:
     rates = [r.rate for r in runs]
-    return f"{statistics.median(rates):.0f}" + (
-        f" ({min(rates):.0f}-{max(rates):.0f})" if len(rates) > 1 else ""
-    )
+    digits = 1 if max(rates) < 10 else 0  # a slow row's 2.7/s is not "3"
+
+    def show(rate: float) -> str:
+        return f"{rate:.{digits}f}"
+
+    median = show(statistics.median(rates))
+    return median + (f" ({show(min(rates))}-{show(max(rates))})" if len(rates) > 1 else "")
 
 
 def print_rows(args, rows: list[Row]) -> None:
