@@ -131,16 +131,18 @@ messages-check: $(STAMP)
 	  $(BIN)/python manage.py compile_catalogues; fi
 
 ## bench: every benchmark in bench/, each printing ratios against a baseline from the same run
-## (the load test has its own target: it needs PostgreSQL and Redis and takes ~15 minutes)
+## (the load test has its own target: it needs PostgreSQL, Redis and wrk, ~6 minutes)
 bench: $(STAMP)
 	$(UV_INSTALL) --require-hashes -r $(BENCH_LOCK)
 	@for script in bench/[!_]*.py; do \
 	  [ "$$script" = bench/load.py ] && continue; \
 	  echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
-## bench-load: the production shape (gunicorn, PostgreSQL, Redis, a worker) under load on a
-## 1,000-player event, ratios to the login page; BENCH_LOAD_ARGS="--growth 100,1000,5000" etc.
+## bench-load: the production shape (gunicorn, PostgreSQL, Redis, a worker and beat) driven by
+## wrk on a 1,000-player event, ratios to the login page (README, "Speed"); installs Debian's
+## wrk when missing; BENCH_LOAD_ARGS=--quick for a 2-minute smoke, "--growth 100,1000,5000" etc.
 bench-load: $(STAMP)
+	command -v wrk || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(UV_INSTALL) --require-hashes -r $(BENCH_LOCK)
 	$(BIN)/python bench/load.py $(BENCH_LOAD_ARGS)
 

@@ -17,7 +17,7 @@ WORKER_COMMAND = [
     "-m",
     "celery",
     "-A",
-    "pegboard",
+    "config",  # the Celery app lives in config/celery.py (the project was renamed from pegboard)
     "worker",
     "--pool",
     "solo",

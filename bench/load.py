@@ -1,27 +1,61 @@
 """Load test of the production shape on a 1,000-player event: `make bench-load`.
 
-    python bench/load.py [--players 1000] [--games 22] [--seconds 6] [--runs 3]
-                         [--clients 1,10,50] [--rate 50] [--growth 100,1000,5000] [--json]
+    python bench/load.py [--quick] [--players 1000] [--games 22] [--seconds 3] [--runs 3]
+                         [--rate 100] [--open-seconds 8] [--only NAME] [--growth 100,1000]
+                         [--json]
 
 It starts what a club's server runs (gunicorn with 2 workers, DEBUG=0, PostgreSQL, Redis as
-cache and broker, a real Celery worker) on loopback ports, builds the event in a scratch
-database of its own (`pegboard_load`, dropped and made anew), and drives it with a small
-asyncio client (aiohttp; bounded in time and count, 127.0.0.1 only). Every figure is the median
-of RUNS runs of SECONDS each (1 client: the time to render; 10 and 50: under load, where a
-request also waits for one of the 2 workers), and every rate is also printed as a ratio to the login page
-measured in the same run on the same server (the baseline: a page that reads nothing of the
-event). The client shares the machine's cores with the server, as it does for the baseline.
+cache and broker, a real Celery worker and beat) on loopback ports, builds the event once in a
+scratch database of its own (`pegboard_load`, dropped and made anew each run as a copy of
+`pegboard_bench_template`, which holds the migrated empty schema and is migrated again only
+when a migration file changes; Redis databases 10 and 11), and drives it with wrk (`bench/wrk_load.lua`): a load generator in C whose one thread
+keeps 50 connections busy at a few % of a core, where a Python client capped the login page
+near half of what the server gives and so flattered every ratio.
 
-Rows: the login page and the cribbage hand API (baselines), a player's report
-(`POST /api/v1/results/report`, half of them confirming the opponent's), the public event page,
-the event API, the standings fragment the pages poll (rendered, and an unchanged poll that
-sends its ETag), "find me", the standings API, the TD's game page, and the 24-player demo
-night's event page. Then commit -> published snapshot while RATE reports a second arrive
-(open loop: the bench says when it could not keep the rate), and with --growth the p50 of the
-public answers at each field size with the growth exponent (0 = flat).
+Closed-loop rows (wrk: each connection sends its next request when answered). Every row is
+RUNS runs of SECONDS; it prints the median req/s with the slowest and fastest run, the ratio
+to the login page at the same concurrency in the same run, the median p50/p95 latency (wrk's),
+the size (decoded KB, and KB read from the wire with headers: pages are asked gzipped, as a
+browser does), SQL queries per request and the answers outside 2xx/3xx by status over all runs
+(status 0: wrk's socket errors and timeouts).
+- login page: the baseline, a page that reads nothing of the event.
+- report API (`POST /api/v1/results/report`): each request is a distinct report read from a
+  file the bench writes (each open table's first report, and 200 reports later its opponent's
+  confirming one), so no report is sent twice; the reports are taken back between runs.
+- report form (`POST /k/<key>/`, the private page's form): the reports of the game in
+  progress (the form reports the key's table in the latest game), first and confirming, as
+  the form posts them. CSRF is checked as for any browser (results/views.py's player page is
+  not exempt): the bench fetches 8 private pages beforehand and each post carries one of
+  their csrftoken cookie and form token pairs (Django checks a token against its cookie
+  only, so any pair costs the same check). A good post is answered by a redirect (302,
+  counted as the answer; the page it leads to is not fetched).
+- TD game page of the game in progress (the latest drawn game: 500 open tables at 1,000
+  players), with a signed-in TD's session.
+- public pages: the event page, the standings fragment the pages poll (cached snapshot), the
+  same poll when nothing changed (a 304 with its ETag), and the standings API.
 
-Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379 (databases 10
-and 11); `.ci/run` shows how to start both.
+SQL queries per request are counted in-process, once per row, with
+django.test.utils.CaptureQueriesContext around one request of the Django test Client on the
+same database and cache (a GET's second request is counted: the row's steady state). For the
+reports: "first / confirming" (a table's first report, then the opponent's that confirms it).
+
+Open-loop row (Python, `bench/_open_loop.py`): RATE confirming reports a second (100 by
+default) for OPEN_SECONDS, sent on a clock; for each, the time from its answer to the first
+published snapshot that counts it, and the reports' own answer times. It prints the rate
+achieved. The wanted figures: 100/s kept, shown p95 < 1 s, answers p95 < 100 ms.
+
+Worker time: every task the worker ran during the open loop, timed in the worker by Celery's
+task_prerun/task_postrun signals (`bench/_worker.py`, a wrapper of the real worker: no
+application code), as total seconds and runs; the ratings' (`scoring.update_ratings`) share
+against the standings job's (`scoring.recompute_standings`).
+
+With --growth the p50 of the cached public answers with one client at each field size, and the
+growth exponent of each (0 = flat). --quick: a smoke of about 2 minutes (400 players, 1 run
+of 2 s a row, fewer rows, 4 s of open loop): it proves the bench runs, its figures are not
+the ones to quote.
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres), Redis on 127.0.0.1:6379 (`.ci/run` shows
+how to start both) and wrk (`make bench-load` installs Debian's package when it is missing).
 """
 
 from __future__ import annotations
@@ -31,13 +65,9 @@ import asyncio
 import json
 import math
 import os
-import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,42 +75,55 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _field import WORKER_COMMAND, percentile  # noqa: E402 (bench/ is the script's folder)
+from _load_setup import (  # noqa: E402 (bench/ is the script's folder)
+    BROKER,
+    CACHE,
+    DB_NAME,
+    PG,
+    REPORT_API,
+    Server,
+    api_body,
+    build,
+    count_queries,
+    fetch_tokens,
+    form_body,
+    prepare_database,
+    report_items,
+    reset_reports,
+    task_log_size,
+    td_cookie,
+    worker_times,
+    write_requests,
+)
+from _open_loop import commit_to_snapshot  # noqa: E402
+from _wrk import WrkRun, run_wrk, wrk_path  # noqa: E402
 
-PG = "postgres://postgres@127.0.0.1:5432"
-DB_NAME = "pegboard_load"
-BROKER = "redis://127.0.0.1:6379/10"
-CACHE = "redis://127.0.0.1:6379/11"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+GZIP = {"Accept-Encoding": "gzip"}
 
 
 @dataclass
-class Run:
-    """One timed run of one scenario: every answer's latency, size and status."""
+class Spec:
+    """One row: a GET of ``path`` (``headers``; ``etag``: the current ETag as If-None-Match)
+    or, with ``reports`` ("api" or "form"), a file of distinct reports."""
 
-    seconds: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)  # decoded bytes
-    wire: list[int] = field(default_factory=list)  # bytes sent (gzip, as a browser asks)
-    errors: dict[int, int] = field(default_factory=dict)
-
-    @property
-    def rate(self) -> float:
-        return len(self.latencies) / self.seconds if self.seconds else 0.0
+    name: str
+    clients: list[int]
+    path: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    reports: str = ""
+    etag: bool = False
+    cookie: str = ""
 
 
 @dataclass
 class Row:
-    """A scenario at one concurrency: the medians over its runs."""
+    """A row at one concurrency: its runs, and what the in-process count found."""
 
-    name: str
+    spec: Spec
     clients: int
-    runs: list[Run]
+    runs: list[WrkRun]
+    queries: str = ""
+    kb: float = 0.0
 
     def median(self, fn) -> float:
         return statistics.median(fn(r) for r in self.runs)
@@ -88,22 +131,6 @@ class Row:
     @property
     def rate(self) -> float:
         return self.median(lambda r: r.rate)
-
-    @property
-    def p50(self) -> float:
-        return self.median(lambda r: percentile(r.latencies, 50))
-
-    @property
-    def p95(self) -> float:
-        return self.median(lambda r: percentile(r.latencies, 95))
-
-    @property
-    def size(self) -> float:
-        return self.median(lambda r: statistics.median(r.sizes) if r.sizes else 0)
-
-    @property
-    def wire(self) -> float:
-        return self.median(lambda r: statistics.median(r.wire) if r.wire else 0)
 
     @property
     def errors(self) -> dict[int, int]:
@@ -114,446 +141,183 @@ class Row:
         return total
 
 
-async def closed_loop(
-    session, base: str, make, clients: int, seconds: float, *, before=None, etags=False
-) -> Run:
-    """``clients`` clients, each sending its next request as soon as the last is answered,
-    for ``seconds`` (or until ``make`` has no more requests). ``before`` runs before every
-    request; with ``etags`` each client sends the ETag of its last answer, as a browser does
-    with a page that polls."""
-    run = Run()
-    stop_at = time.perf_counter() + seconds
-
-    async def client():
-        last_etag = ""
-        while time.perf_counter() < stop_at:
-            request = make()
-            if request is None:
-                return
-            method, path, kwargs = request
-            if etags and last_etag:
-                kwargs = kwargs | {"headers": {"If-None-Match": last_etag}}
-            if before is not None:
-                before()
-            start = time.perf_counter()
-            async with session.request(method, base + path, **kwargs) as response:
-                body = await response.read()
-            elapsed = time.perf_counter() - start
-            last_etag = response.headers.get("ETag", last_etag)
-            if response.status >= 400:
-                run.errors[response.status] = run.errors.get(response.status, 0) + 1
-            run.latencies.append(elapsed)
-            run.sizes.append(len(body))
-            run.wire.append(int(response.headers.get("Content-Length", len(body))))
-
-    start = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(clients)))
-    run.seconds = time.perf_counter() - start
-    return run
-
-
-async def reports_in_background(session, base: str, requests, rate: float, stop: asyncio.Event):
-    """Players' reports at ``rate`` a second until ``stop`` (not counted in any row)."""
-    start = time.perf_counter()
-    n = 0
-    pending = set()
-    while not stop.is_set():
-        request = next(requests, None)
-        if request is None:
-            break
-        method, path, kwargs = request
-
-        async def send(method=method, path=path, kwargs=kwargs):
-            async with session.request(method, base + path, **kwargs) as response:
-                await response.read()
-
-        task = asyncio.create_task(send())
-        pending.add(task)
-        task.add_done_callback(pending.discard)
-        n += 1
-        await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))
-    await asyncio.gather(*pending)
-
-
-class Server:
-    """gunicorn (2 workers) and a Celery worker on loopback, in the production shape."""
-
-    def __init__(self, env: dict[str, str], log_dir: Path):
-        self.env = env
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_dir = log_dir
-        self.procs: list[subprocess.Popen] = []
-
-    def start(self) -> None:
-        def spawn(name: str, args: list[str]) -> None:
-            log = open(self.log_dir / f"{name}.log", "w")  # noqa: SIM115 (closed with the process)
-            self.procs.append(
-                subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log, stderr=log)
-            )
-
-        spawn(
-            "gunicorn",
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                "2",
-                "--backlog",
-                "256",
-                "--no-control-socket",  # gunicorn 27's one per-user socket: no clash with another
-            ],
-        )
-        spawn(
-            "worker",
-            WORKER_COMMAND,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.3)
-        raise SystemExit(f"gunicorn did not start; see {self.log_dir}/gunicorn.log")
-
-    def stop(self) -> None:
-        for proc in self.procs:
-            proc.terminate()
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
-def prepare_database(env: dict[str, str]) -> None:
-    """A scratch database of the bench's own, new every run, and empty Redis databases."""
-    import psycopg
-    import redis
-
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-    for url in (BROKER, CACHE):
-        redis.Redis.from_url(url).flushdb()
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-
-
-def report_items(event, games: int) -> list[tuple[str, int, int, str, int]]:
-    """Every report the open games can take: each table's first player reports a win, the
-    opponent confirms it a little later (so half the reports write a confirmed result)."""
-    from results.services import keys_for
-    from tournaments.models import Table
-
-    keys = keys_for(list(event.entries.all()))
-    rng = random.Random(5)
-    first, second = [], []
-    tables = Table.objects.filter(round__event=event, round__number__gt=games).select_related(
-        "round"
-    )
-    for table in tables.order_by("round__number", "number"):
-        score = rng.randint(60, 120)
-        first.append((keys[table.seat_a_id], table.round.number, table.number, "me", score))
-        second.append((keys[table.seat_b_id], table.round.number, table.number, "opponent", score))
-    lag = 60  # the opponent's confirmation arrives 60 reports later
-    items = first[:lag]
-    for i, item in enumerate(first[lag:]):
-        items += [item, second[i]]
-    return items + second[len(first) - lag :]
-
-
-def reset_reports(event, games: int) -> None:
-    """Take back every report of the open games (between runs), and the per-key throttles."""
-    import redis
-    from django.db import transaction
-
-    from results.models import Dispute, Submission
-    from tournaments.hooks import results_changed
-    from tournaments.models import AuditEntry, GameResult
-
-    with transaction.atomic():
-        scope = {"table__round__event": event, "table__round__number__gt": games}
-        Dispute.objects.filter(**scope).delete()
-        Submission.objects.filter(**scope).delete()
-        GameResult.objects.filter(**scope).delete()
-        AuditEntry.objects.filter(event=event).delete()
-        results_changed(event.pk)
-    redis.Redis.from_url(CACHE).flushdb()
-
-
-def included_results(event_id: int, conn, baseline_wins: int) -> int:
-    """How many of the open games' results the latest published snapshot counts."""
-    row = conn.execute(
-        """SELECT COALESCE(SUM(s.games_won), 0) FROM scoring_standing s
-            WHERE s.snapshot_id = (SELECT id FROM scoring_standingssnapshot
-                                    WHERE event_id = %s ORDER BY after_game DESC LIMIT 1)""",
-        [event_id],
-    ).fetchone()
-    return int(row[0]) - baseline_wins
-
-
-async def commit_to_snapshot(session, base, event, items, rate: float, seconds: float):
-    """Open loop: RATE confirming reports a second; each one's time from its answer (the
-    commit is before it) to the first published snapshot that counts it."""
-    import psycopg
-
-    from tournaments.models import GameResult
-
-    baseline_wins = GameResult.objects.filter(table__round__event=event).count()
-    firsts = [i for i in items if i[3] == "me"]
-    seconds_of = {(i[1], i[2]): i for i in items if i[3] == "opponent"}
-    count = min(len(firsts), int(rate * seconds))
-    chosen = firsts[:count]
-
-    body = report_request
-    queue = iter(body(i) for i in chosen)
-    await closed_loop(session, base, lambda: next(queue, None), 20, 600)  # the first halves
-
-    answered: list[float] = []
-    seen: list[tuple[float, int]] = []
-    done = threading.Event()
-
-    def poll():
-        with psycopg.connect(f"{PG}/{DB_NAME}", autocommit=True) as conn:
-            while not done.is_set():
-                seen.append((time.perf_counter(), included_results(event.pk, conn, baseline_wins)))
-                time.sleep(0.01)
-
-    poller = threading.Thread(target=poll, daemon=True)
-    poller.start()
-    failures = 0
-
-    waited: list[float] = []  # each confirming report's own response time
-
-    async def confirm(item):
-        nonlocal failures
-        method, path, kwargs = body(item)
-        sent = time.perf_counter()
-        async with session.request(method, base + path, **kwargs) as response:
-            await response.read()
-            if response.status >= 400:
-                failures += 1
-            else:
-                answered.append(time.perf_counter())
-                waited.append(answered[-1] - sent)
-
-    tasks = []
-    start = time.perf_counter()
-    for n, first in enumerate(chosen):
-        await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))
-        tasks.append(asyncio.create_task(confirm(seconds_of[(first[1], first[2])])))
-    await asyncio.gather(*tasks)
-    offered_for = time.perf_counter() - start
-    deadline = time.perf_counter() + 30
-    while time.perf_counter() < deadline and (not seen or seen[-1][1] < len(answered)):
-        await asyncio.sleep(0.05)
-    done.set()
-    poller.join()
-    answered.sort()
-    latencies = []
-    for k, at in enumerate(answered, start=1):
-        shown = next((t for t, n in seen if t >= at and n >= k), None)
-        if shown is not None:
-            latencies.append(shown - at)
-    return {
-        "offered_per_second": rate,
-        "achieved_per_second": round(len(answered) / offered_for, 1),
-        "confirmed": len(answered),
-        "failed": failures,
-        "never_shown": len(answered) - len(latencies),
-        "p50_seconds": round(percentile(latencies, 50), 3),
-        "p95_seconds": round(percentile(latencies, 95), 3),
-        "report_p50_ms": round(percentile(waited, 50) * 1000, 1),
-        "report_p95_ms": round(percentile(waited, 95) * 1000, 1),
-    }
-
-
-def td_cookie(event) -> str:
-    """A signed-in session of the event's TD (the session lives in the database)."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    user, _ = get_user_model().objects.get_or_create(username="bench-td")
-    event.club.directors.add(user)
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-def build(players: int, games: int, open_games: int, name: str):
-    from _field import build_event
-
-    from scoring.models import Standing, StandingsSnapshot
-    from scoring.services import recompute_standings
-    from tournaments.services import analyze
-
-    event = build_event(players, games, open_games=open_games, name=name)
-    event.standings_published = True
-    event.save(update_fields=["standings_published"])
-    recompute_standings(event.pk)
-    # The first recompute wrote every snapshot at once (440,000 rows at 20,000 players):
-    # measure with the statistics autovacuum would have a minute later, not the empty ones.
-    analyze(Standing, StandingsSnapshot)
-    return event
-
-
-def report_request(item) -> tuple[str, str, dict]:
-    key, game, table, winner, score = item
-    payload = {"key": key, "game": game, "table": table, "winner": winner}
-    return ("POST", "/api/v1/results/report", {"json": payload | {"loser_score": score}})
-
-
-def scenarios(event, demo, games: int, cookie: str):
-    """(name, request maker, options) for each row of the table. Makers named by a string
-    are made per run: "reports" are consumed, "etag" is the fragment's current ETag.
-    Options: ``clients`` (only these concurrencies), ``flush`` (the cache is emptied before
-    every request: the cost of a render), ``etags`` and ``reports_per_second`` (pollers that
-    keep their ETag while reports arrive)."""
-    hand = {"hand": "5H 5C 5S JD", "starter": "5D"}
-
-    def get(path: str, **kwargs):
-        return lambda: ("GET", path, kwargs)
-
+def specs(event, games: int, cookie: str, quick: bool) -> list[Spec]:
+    """Every closed-loop row (--quick: fewer concurrencies)."""
     e = event.pk
+    one, many = ([], [10]) if quick else ([1], [10])
     fragment = f"/events/{e}/standings/"
     return [
-        ("login page (baseline)", get("/accounts/login/"), {}),
-        ("cribbage hand API", lambda: ("POST", "/api/v1/cribbage/hand", {"json": hand}), {}),
-        ("player reports a result", "reports", {}),
-        ("public event page", get(f"/events/{e}/"), {}),
-        ("event detail API", get(f"/api/v1/events/{e}/"), {}),
-        (
-            "standings fragment, rendered (cache emptied)",
-            get(fragment),
-            {"clients": [1], "flush": True},
+        Spec("login page (baseline)", [*one, *many, 50], "/accounts/login/", GZIP),
+        Spec("report API", [*one, *many, 50], REPORT_API, reports="api"),
+        Spec("report form /k/<key>/", [*one, *many], reports="form"),
+        Spec(
+            "TD game page, game in progress",
+            [*one, *many],
+            f"/td/events/{e}/games/{games + 6}/",
+            GZIP,
+            cookie=cookie,
         ),
-        ("standings fragment, same snapshot", get(fragment), {}),
-        ("standings poll, unchanged (304)", "etag", {}),
-        (
-            "standings poll while 20 reports/s arrive",
-            get(fragment),
-            {"etags": True, "reports_per_second": 20},
-        ),
-        ("find me", get(f"{fragment}?find=Player 00500"), {}),
-        ("standings API", get(f"/api/v1/events/{e}/standings/"), {}),
-        (
-            "standings API, rendered (cache emptied)",
-            get(f"/api/v1/events/{e}/standings/"),
-            {"clients": [1], "flush": True},
-        ),
-        ("TD game page", get(f"/td/events/{e}/games/{games}/", cookies={"sessionid": cookie}), {}),
-        ("demo night (24): public event page", get(f"/events/{demo.pk}/"), {}),
+        Spec("public event page", many, f"/events/{e}/", GZIP),
+        Spec("standings fragment (cached)", many, fragment, GZIP),
+        Spec("standings poll, unchanged (304)", many, fragment, GZIP, etag=True),
+        Spec("standings API", many, f"/api/v1/events/{e}/standings/", GZIP),
     ]
 
 
-async def measure(args, server: Server, event, demo, items, cookie) -> list[Row]:
-    import aiohttp
-    import redis
+def count_row(spec: Spec, event, games: int, items: list) -> tuple[str, float]:
+    """The row's SQL queries per request and decoded KB, in-process (``count_queries``)."""
+    if not spec.reports:
+        found, kb, _ = count_queries("GET", spec.path, cookie=spec.cookie, etag=spec.etag)
+        return str(found), kb
+    first = items[0]
+    second = next(i for i in items if i.winner == "opponent" and i.table_pk == first.table_pk)
+    reset_reports(event, games)
+    counts, kb = [], 0.0
+    for item in (first, second):
+        if spec.reports == "api":
+            args = {"data": json.dumps(api_body(item)), "content_type": "application/json"}
+            found, kb, _ = count_queries("POST", REPORT_API, **args)
+        else:
+            found, kb, _ = count_queries("POST", f"/k/{item.key}/", data=form_body(item))
+        counts.append(found)
+    reset_reports(event, games)
+    return f"{counts[0]} / {counts[1]}", kb
 
-    rows: list[Row] = []
-    limits = aiohttp.TCPConnector(limit=max(args.clients) + 20)
-    timeout = aiohttp.ClientTimeout(total=120)
-    cache = redis.Redis.from_url(CACHE)
-    async with aiohttp.ClientSession(connector=limits, timeout=timeout) as session:
-        fragment = f"/events/{event.pk}/standings/"
-        for name, make, options in scenarios(event, demo, args.games, cookie):
-            if args.only and args.only not in name and not name.startswith("login"):
-                continue
-            for clients in options.get("clients", args.clients):
-                runs = []
-                for _ in range(args.runs):
-                    if make == "reports" or options.get("reports_per_second"):
-                        reset_reports(event, args.games)
-                    if make == "reports":
-                        queue = iter(report_request(i) for i in items)
-                        make_run = lambda q=queue: next(q, None)  # noqa: E731
-                    elif make == "etag":
-                        async with session.get(server.base + fragment) as response:
-                            etag = response.headers.get("ETag", "")
-                        headers = {"If-None-Match": etag}
-                        make_run = lambda h=headers: ("GET", fragment, {"headers": h})  # noqa: E731
-                    else:
-                        make_run = make
-                    stop = asyncio.Event()
-                    background = None
-                    if options.get("reports_per_second"):
-                        background = asyncio.create_task(
-                            reports_in_background(
-                                session,
-                                server.base,
-                                (report_request(i) for i in items),
-                                options["reports_per_second"],
-                                stop,
-                            )
-                        )
-                    runs.append(
-                        await closed_loop(
-                            session,
-                            server.base,
-                            make_run,
-                            clients,
-                            args.seconds,
-                            before=cache.flushdb if options.get("flush") else None,
-                            etags=options.get("etags", False),
-                        )
+
+def measure_rows(args, server: Server, event, items: dict, files: dict, cookie: str) -> list[Row]:
+    """Each spec at each of its concurrencies, RUNS wrk runs of SECONDS."""
+    rows = []
+    run_wrk(server.base, "/accounts/login/", clients=10, seconds=1)  # warm both workers
+    for spec in specs(event, args.games, cookie, args.quick):
+        if args.only and args.only not in spec.name and not spec.name.startswith("login"):
+            continue
+        queries, kb = count_row(spec, event, args.games, items.get(spec.reports, []))
+        for clients in spec.clients:
+            runs = []
+            for _ in range(args.runs):
+                headers = dict(spec.headers)
+                if spec.cookie:
+                    headers["Cookie"] = f"sessionid={spec.cookie}"
+                if spec.reports:
+                    reset_reports(event, args.games)
+                if spec.etag:  # the poll's ETag as a phone last saw it
+                    headers["If-None-Match"] = _etag(server.base + spec.path)
+                runs.append(
+                    run_wrk(
+                        server.base,
+                        spec.path or "/",
+                        clients=clients,
+                        seconds=args.seconds,
+                        headers=headers,
+                        requests_file=files.get(spec.reports),
                     )
-                    stop.set()
-                    if background is not None:
-                        await background
-                rows.append(Row(name, clients, runs))
-                print(f"  measured: {name}, {clients} clients", file=sys.stderr)
-        reset_reports(event, args.games)
-        await asyncio.sleep(2)
-        snapshot = await commit_to_snapshot(
-            session, server.base, event, items, args.rate, args.seconds
+                )
+                drain(server.base)
+            rows.append(Row(spec, clients, runs, queries, kb))
+            print(f"  measured: {spec.name}, {clients} clients", file=sys.stderr)
+    return rows
+
+
+def drain(base: str) -> None:
+    """Wait for the requests wrk left in flight when it stopped (the server answers them all
+    the same) to be answered: a health probe queues behind them, so the next run starts on
+    an idle server instead of paying for the last one's tail."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/healthz", timeout=300) as response:
+        response.read()
+
+
+def _etag(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=300) as response:
+        response.read()
+        return response.headers.get("ETag", "")
+
+
+def spread(runs: list[WrkRun]) -> str:
+    rates = [r.rate for r in runs]
+    digits = 1 if max(rates) < 10 else 0  # a slow row's 2.7/s is not "3"
+
+    def show(rate: float) -> str:
+        return f"{rate:.{digits}f}"
+
+    median = show(statistics.median(rates))
+    return median + (f" ({show(min(rates))}-{show(max(rates))})" if len(rates) > 1 else "")
+
+
+def print_rows(args, rows: list[Row]) -> None:
+    base = {r.clients: r.rate for r in rows if r.spec.name.startswith("login")}
+    print(
+        f"\nproduction shape: gunicorn 2 workers, DEBUG=0, PostgreSQL, Redis, a Celery worker "
+        f"and beat; {args.players} players x {args.games} games + 6 open games of "
+        f"{args.players // 2} tables; wrk (1 thread); medians of {args.runs} runs of "
+        f"{args.seconds:g} s, req/s as median (slowest-fastest)"
+    )
+    print(
+        "| row | clients | req/s | x login | p50 ms | p95 ms | KB (wire) | SQL/req | errors |\n"
+        "|---|---|---|---|---|---|---|---|---|"
+    )
+    for r in rows:
+        errors = ", ".join(f"{n} x {code}" for code, n in sorted(r.errors.items())) or "0"
+        short = sum(run.exhausted for run in r.runs)
+        if short:
+            errors += f"; {short} past the end of the reports file (repeated)"
+        ratio = r.rate / base[r.clients] if base.get(r.clients) else float("nan")
+        print(
+            f"| {r.spec.name} | {r.clients} | {spread(r.runs)} | {ratio:.2f} | "
+            f"{r.median(lambda x: x.p50) * 1000:.1f} | {r.median(lambda x: x.p95) * 1000:.1f} | "
+            f"{r.kb:.1f} ({r.median(lambda x: x.wire) / 1024:.1f}) | {r.queries} | {errors} |"
         )
-    return rows, snapshot
 
 
-async def growth(args, server: Server, sizes: list[int]) -> dict:
-    """p50 of the public answers at each field size (one client: the time to answer, no
-    queue), and the growth exponent of each."""
-    import aiohttp
-    import redis
+def print_open_loop(snapshot: dict, worker: dict[str, tuple[float, int]]) -> None:
+    kept = snapshot["achieved_per_second"] >= 0.95 * snapshot["offered_per_second"]
+    print(
+        f"\ncommit -> published snapshot (open loop, Python client): {snapshot['confirmed']} "
+        f"confirming reports offered at {snapshot['offered_per_second']:g}/s (sent at "
+        f"{snapshot['sent_per_second']}/s), achieved {snapshot['achieved_per_second']}/s "
+        f"({'kept' if kept else 'could NOT keep the offered rate'}): shown after p50 "
+        f"{snapshot['p50_seconds']} s, p95 {snapshot['p95_seconds']} s (failed "
+        f"{snapshot['failed']}, never shown {snapshot['never_shown']}); the reports' own "
+        f"answers: p50 {snapshot['report_p50_ms']} ms, p95 {snapshot['report_p95_ms']} ms "
+        f"(wanted: kept, shown p95 < 1 s, answers p95 < 100 ms)"
+    )
+    print("\nworker time during the open loop (task_prerun/postrun in the worker):")
+    print("| task | runs | seconds | mean ms |\n|---|---|---|---|")
+    for name, (seconds, runs) in worker.items():
+        print(f"| {name} | {runs} | {seconds:.2f} | {seconds / runs * 1000:.0f} |")
+    ratings = worker.get("scoring.update_ratings", (0.0, 0))[0]
+    standings = worker.get("scoring.recompute_standings", (0.0, 0))[0]
+    share = f"{ratings / standings:.2f}" if standings else "n/a"
+    print(f"ratings / standings worker time: {share} (wanted <= 0.25)")
 
+
+def growth(args, server: Server, sizes: list[int]) -> dict:
+    """p50 of the cached public answers at each field size (one client, wrk), and the growth
+    exponent of each."""
     from results.services import keys_for
 
-    cache = redis.Redis.from_url(CACHE)
     found: dict[str, dict[int, float]] = {}
-    async with aiohttp.ClientSession() as session:
-        for size in sizes:
-            event = build(size, args.games, 1, f"Growth {size}")
-            key = next(iter(keys_for(list(event.entries.all()[:1])).values()))
-            e = event.pk
-            answers = {  # name: (path, cache emptied before each request)
-                "public event page": (f"/events/{e}/", False),
-                "public event page, standings rendered": (f"/events/{e}/", True),
-                "standings fragment (cached)": (f"/events/{e}/standings/", False),
-                "standings fragment, rendered": (f"/events/{e}/standings/", True),
-                "event detail API": (f"/api/v1/events/{e}/", False),
-                "standings API, rendered": (f"/api/v1/events/{e}/standings/", True),
-                "player page": (f"/k/{key}/", False),
-            }
-            for name, (path, flush) in answers.items():
-                runs = [
-                    await closed_loop(
-                        session,
-                        server.base,
-                        lambda p=path: ("GET", p, {}),
-                        1,
-                        args.seconds / 2,
-                        before=cache.flushdb if flush else None,
-                    )
-                    for _ in range(args.runs)
-                ]
-                found.setdefault(name, {})[size] = Row(name, 1, runs).p50
-            print(f"  measured growth at {size} players", file=sys.stderr)
+    for size in sizes:
+        event = build(size, args.games, 1, f"Growth {size}")
+        key = next(iter(keys_for(list(event.entries.all()[:1])).values()))
+        e = event.pk
+        answers = {
+            "public event page": f"/events/{e}/",
+            "standings fragment (cached)": f"/events/{e}/standings/",
+            "event detail API": f"/api/v1/events/{e}/",
+            "standings API (cached)": f"/api/v1/events/{e}/standings/",
+            "player page": f"/k/{key}/",
+        }
+        for name, path in answers.items():
+            runs = [
+                run_wrk(server.base, path, clients=1, seconds=args.seconds, headers=GZIP)
+                for _ in range(args.runs)
+            ]
+            found.setdefault(name, {})[size] = statistics.median(r.p50 for r in runs)
+        print(f"  measured growth at {size} players", file=sys.stderr)
     exponents = {}
     for name, by_size in found.items():
         xs = [math.log(n) for n in by_size]
@@ -563,59 +327,52 @@ async def growth(args, server: Server, sizes: list[int]) -> dict:
             (x - mx) ** 2 for x in xs
         )
         exponents[name] = round(slope, 2)
+    print("\ngrowth of p50 with the field (1 client):")
+    print("| answer | " + " | ".join(f"{n} players" for n in sizes) + " | exponent |")
+    print("|---|" + "---|" * (len(sizes) + 1))
+    for name, by_size in found.items():
+        cells = " | ".join(f"{by_size[n] * 1000:.1f} ms" for n in sizes)
+        print(f"| {name} | {cells} | {exponents[name]} |")
     return {"p50_seconds": found, "exponent": exponents}
 
 
-def print_table(args, rows: list[Row], snapshot: dict) -> None:
-    base = {r.clients: r.rate for r in rows if r.name.startswith("login page")}
-    base |= {c: base.get(1, float("nan")) for c in {r.clients for r in rows} - set(base)}
-    print(
-        f"\nproduction shape: gunicorn 2 workers, DEBUG=0, PostgreSQL, Redis, a Celery worker; "
-        f"{args.players} players x {args.games} games; medians of {args.runs} runs of "
-        f"{args.seconds:g} s"
-    )
-    print(
-        "| endpoint | clients | req/s | x login | p50 ms | p95 ms | KB | KB sent | errors |\n"
-        "|---|---|---|---|---|---|---|---|---|"
-    )
-    for r in rows:
-        errors = ", ".join(f"{n} x {code}" for code, n in sorted(r.errors.items())) or "0"
-        print(
-            f"| {r.name} | {r.clients} | {r.rate:.0f} | {r.rate / base[r.clients]:.2f} | "
-            f"{r.p50 * 1000:.1f} | {r.p95 * 1000:.1f} | {r.size / 1024:.1f} | "
-            f"{r.wire / 1024:.1f} | {errors} |"
-        )
-    kept = (
-        ""
-        if snapshot["achieved_per_second"] >= 0.95 * snapshot["offered_per_second"]
-        else " (could NOT keep the offered rate)"
-    )
-    print(
-        f"\ncommit -> published snapshot, {snapshot['confirmed']} confirming reports offered at "
-        f"{snapshot['offered_per_second']:g}/s, achieved {snapshot['achieved_per_second']}/s{kept}: "
-        f"p50 {snapshot['p50_seconds']} s, p95 {snapshot['p95_seconds']} s "
-        f"(failed {snapshot['failed']}, never shown {snapshot['never_shown']}); "
-        f"the reports' own answers: p50 {snapshot['report_p50_ms']} ms, "
-        f"p95 {snapshot['report_p95_ms']} ms"
-    )
+def static_changed() -> bool:
+    """Whether a static file is newer than the collected manifest: collecting compresses
+    every file again (whitenoise, gzip and brotli), minutes on a busy machine."""
+    manifest = ROOT / "staticfiles" / "staticfiles.json"
+    if not manifest.exists():
+        return True
+    collected = manifest.stat().st_mtime
+    sources = (p for p in ROOT.glob("**/static/**/*") if ".venv" not in p.parts)
+    return any(p.stat().st_mtime > collected for p in sources if p.is_file())
 
 
-def main() -> None:
+def parse_args():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="a 2-minute smoke")
+    parser.add_argument("--players", type=int, default=None, help="1000 (--quick: 400)")
     parser.add_argument("--games", type=int, default=22)
-    parser.add_argument("--seconds", type=float, default=6.0, help="length of each run")
-    parser.add_argument("--runs", type=int, default=3, help="runs per row (medians)")
-    parser.add_argument("--clients", default="1,10,50", help="concurrencies, comma-separated")
-    parser.add_argument("--rate", type=float, default=50.0, help="reports/s, commit -> snapshot")
+    parser.add_argument("--seconds", type=float, default=None, help="each run: 3 (quick: 2)")
+    parser.add_argument("--runs", type=int, default=None, help="runs per row: 3 (quick: 1)")
+    parser.add_argument("--rate", type=float, default=100.0, help="reports/s, open loop")
+    parser.add_argument("--open-seconds", type=float, default=None, help="8 (quick: 4)")
     parser.add_argument("--growth", default="", help="field sizes for the growth exponent")
     parser.add_argument("--only", default="", help="measure only rows whose name has this")
     parser.add_argument("--json", action="store_true", help="print one JSON object as well")
     args = parser.parse_args()
-    args.clients = [int(c) for c in args.clients.split(",")]
+    defaults = {"players": (1000, 400), "seconds": (3, 2), "runs": (3, 1), "open_seconds": (8, 4)}
+    for name, (full, quick) in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+    return args
 
+
+def main() -> None:
+    args = parse_args()
+    wrk_path()  # before the build: no wrk, no bench
+    began = time.monotonic()
     log_dir = Path(tempfile.mkdtemp(prefix="pegboard-load-"))
     env = dict(os.environ) | {
         "DATABASE_URL": f"{PG}/{DB_NAME}",
@@ -631,8 +388,7 @@ def main() -> None:
         "API_USER_RATE": "100000000/minute",
     }
     prepare_database(env)
-    # The bench's own ORM calls (resets between runs) block the client's loop on purpose:
-    # no request is in flight then.
+    # The bench's own ORM calls (resets between runs) run while no request is in flight.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     import django
 
@@ -640,60 +396,79 @@ def main() -> None:
     from django.core.management import call_command
 
     from config.celery import app
-    from tournaments.demo import load_demo
 
     print(f"building {args.players} players x {args.games} games ...", file=sys.stderr)
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", "--noinput", verbosity=0)
+    if static_changed():
+        call_command("collectstatic", "--noinput", verbosity=0)
+    print(f"migrated in {time.monotonic() - began:.0f} s", file=sys.stderr)
     app.conf.task_always_eager = True  # the build computes its standings in-process
-    demo, _ = load_demo()
-    open_games = 6  # drawn, no results: what the report rows write into
-    event = build(args.players, args.games, open_games, "Load event")
+    event = build(args.players, args.games, 6, "Load event")  # 6 open games take the reports
+    last = args.games + 6  # the game in progress: the latest drawn
     items = report_items(event, args.games)
     cookie = td_cookie(event)
     app.conf.task_always_eager = False  # from here on, the worker computes the standings
+    print(f"built in {time.monotonic() - began:.0f} s", file=sys.stderr)
 
     server = Server(env, log_dir)
     server.start()
     try:
-        rows, snapshot = asyncio.run(measure(args, server, event, demo, items, cookie))
-        print_table(args, rows, snapshot)
+        # The form posts: the private page's form reports the key's table in the latest
+        # game (results.selectors.current_table), so they are that game's reports.
+        form_items = report_items(event, args.games, only=last)
+        tokens = fetch_tokens(server.base, list(dict.fromkeys(i.key for i in form_items)))
+        files = {
+            "api": write_requests(log_dir / "reports-api.txt", items),
+            "form": write_requests(log_dir / "reports-form.txt", form_items, tokens),
+        }
+        print(
+            f"ready in {time.monotonic() - began:.0f} s",
+            file=sys.stderr,
+        )
+        rows = measure_rows(args, server, event, {"api": items, "form": form_items}, files, cookie)
+        print_rows(args, rows)
+        sys.stdout.flush()
+        reset_reports(event, args.games)
+        time.sleep(2)
+        since = task_log_size(server)
+        snapshot = asyncio.run(
+            commit_to_snapshot(server.base, event, items, args.rate, args.open_seconds)
+        )
+        worker = worker_times(server, since)
+        print_open_loop(snapshot, worker)
         grown = None
         if args.growth:
             app.conf.task_always_eager = True
-            grown = asyncio.run(growth(args, server, [int(n) for n in args.growth.split(",")]))
-            print("\ngrowth of p50 with the field (1 client):")
-            sizes = list(next(iter(grown["p50_seconds"].values())))
-            print("| answer | " + " | ".join(f"{n} players" for n in sizes) + " | exponent |")
-            print("|---|" + "---|" * (len(sizes) + 1))
-            for name, by_size in grown["p50_seconds"].items():
-                cells = " | ".join(f"{by_size[n] * 1000:.1f} ms" for n in sizes)
-                print(f"| {name} | {cells} | {grown['exponent'][name]} |")
+            grown = growth(args, server, [int(n) for n in args.growth.split(",")])
+        print(f"\nwhole run: {time.monotonic() - began:.0f} s", file=sys.stderr)
         if args.json:
-            print(
-                json.dumps(
-                    {
-                        "rows": [
-                            {
-                                "name": r.name,
-                                "clients": r.clients,
-                                "rate": round(r.rate, 1),
-                                "p50_ms": round(r.p50 * 1000, 1),
-                                "p95_ms": round(r.p95 * 1000, 1),
-                                "kb": round(r.size / 1024, 1),
-                                "kb_sent": round(r.wire / 1024, 1),
-                                "errors": r.errors,
-                            }
-                            for r in rows
-                        ],
-                        "commit_to_snapshot": snapshot,
-                        "growth": grown,
-                    }
-                )
-            )
+            print(json.dumps(_as_json(rows, snapshot, worker, grown)))
     finally:
         server.stop()
         print(f"server logs: {log_dir}", file=sys.stderr)
+
+
+def _as_json(rows: list[Row], snapshot: dict, worker: dict, grown) -> dict:
+    return {
+        "rows": [
+            {
+                "name": r.spec.name,
+                "clients": r.clients,
+                "rates": [round(run.rate, 1) for run in r.runs],
+                "rate": round(r.rate, 1),
+                "p50_ms": round(r.median(lambda x: x.p50) * 1000, 1),
+                "p95_ms": round(r.median(lambda x: x.p95) * 1000, 1),
+                "kb": round(r.kb, 1),
+                "kb_wire": round(r.median(lambda x: x.wire) / 1024, 1),
+                "queries": r.queries,
+                "errors": r.errors,
+            }
+            for r in rows
+        ],
+        "commit_to_snapshot": snapshot,
+        "worker_seconds": {name: {"seconds": s, "runs": n} for name, (s, n) in worker.items()},
+        "growth": grown,
+    }
 
 
 if __name__ == "__main__":
