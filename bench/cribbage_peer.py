@@ -7,7 +7,8 @@ Totals must agree.
 
 The machine is shared, so the figures are made to survive load: the time is this process's CPU
 time (time spent waiting for a core is not counted), and within a round the forms take turns
-chunk by chunk (500 deals each), so that a burst of load lands on every form alike. Each ratio
+chunk by chunk (500 deals each, each form first in turn), so that a burst of load lands on
+every form alike. Each ratio
 (peer time / our time) is taken within one round; the median over the rounds is printed with its
 spread (min..max).
 Usage: python bench/cribbage_peer.py [--hands N] [--rounds R] [--seed S]
@@ -106,9 +107,11 @@ def main() -> int:
         spent = dict.fromkeys(works, 0.0)
         totals = {name: [] for name in works}
         gc.collect()
-        for begin in range(0, args.hands, CHUNK):
-            for name, work in works.items():
-                elapsed, chunk_totals = _timed(work, begin, begin + CHUNK)
+        names = list(works)
+        for turn, begin in enumerate(range(0, args.hands, CHUNK)):
+            # Each form goes first in turn: the one after the peer finds the caches cold.
+            for name in names[turn % len(names) :] + names[: turn % len(names)]:
+                elapsed, chunk_totals = _timed(works[name], begin, begin + CHUNK)
                 spent[name] += elapsed
                 totals[name] += chunk_totals
         for name, elapsed in spent.items():
