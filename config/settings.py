@@ -334,11 +334,15 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 100,
     "DEFAULT_PARSER_CLASSES": ["core.drf.BoundedJSONParser"],
     "NUM_PROXIES": NUM_PROXIES,
-    # The checkers are throttled per client address and reports per key (in the services); a
-    # signed-in TD's scripts get a generous allowance, never an unlimited one.
-    "DEFAULT_THROTTLE_CLASSES": ["core.drf.UserRateThrottle"],
+    # Every request counts against its client (core/throttles.py): a signed-in user (a TD's
+    # token) by user, a player's private key by key, anyone else by address, so that the
+    # phones behind a hall's one NAT address do not share one allowance. The checkers have
+    # their own per-address scope; reports are also limited per key in the services.
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttles.ClientRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("API_USER_RATE", "1200/minute"),
+        "key": os.environ.get("API_KEY_RATE", "120/minute"),
+        "anon": os.environ.get("API_ANON_RATE", "1200/minute"),
         "checker": os.environ.get("CHECKER_RATE", "120/minute"),
     },
 }
@@ -346,7 +350,13 @@ REST_FRAMEWORK = {
 DRF_STANDARDIZED_ERRORS = {"EXCEPTION_HANDLER_CLASS": "core.drf_handler.ServiceErrorHandler"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
-    "DESCRIPTION": "Events, standings and results for card-game clubs.",
+    "DESCRIPTION": "Events, standings and results for card-game clubs.\n\n"
+    "Allowances: each call counts against its client: a signed-in user (token or session) by "
+    "user, a player's private key (`key` in the body of the results calls) by the key "
+    "whatever the address, any other anonymous call by address; the checkers have their own "
+    "per-address rate. Over it: 429, error code `throttled`, with `Retry-After` (seconds). "
+    "The rates are the deployment's (API_USER_RATE, API_KEY_RATE, API_ANON_RATE, "
+    "CHECKER_RATE).",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

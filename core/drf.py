@@ -3,7 +3,6 @@ parser and paginations that turn hostile input into a 4xx instead of a crash."""
 
 from __future__ import annotations
 
-import logging
 from base64 import b64decode, b64encode
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -11,7 +10,6 @@ from urllib import parse
 
 from django.db.models import Model, Q, QuerySet
 from django.utils.translation import gettext_lazy as _lazy
-from rest_framework import throttling
 from rest_framework.exceptions import (
     ErrorDetail,
     NotFound,
@@ -24,8 +22,6 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
 from .errors import ServiceError
-
-log = logging.getLogger(__name__)
 
 MAX_JSON_DEPTH = 64  # the deepest real body (a whole-game record) is under 10 levels
 
@@ -246,23 +242,3 @@ def _beyond(fields: Sequence[str], position: Sequence[int], *, before: bool, inc
     for field, value in zip(reversed(fields[:-1]), reversed(position[:-1]), strict=True):
         condition = Q(**{f"{field}__{strict}": value}) | (Q(**{field: value}) & condition)
     return condition
-
-
-class FailOpenMixin:
-    """A throttle that lets the request through when its cache (Redis) is down: a report or a
-    count at the table matters more than the limit, which is back with the cache."""
-
-    def allow_request(self, request, view) -> bool:
-        try:
-            return super().allow_request(request, view)  # type: ignore[misc]
-        except Exception as exc:  # the cache backend's own connection errors
-            log.warning("throttle unavailable (%s); letting the request through", exc)
-            return True
-
-
-class UserRateThrottle(FailOpenMixin, throttling.UserRateThrottle):
-    """DRF's per-user (per-address for anonymous) rate, failing open without the cache."""
-
-
-class AnonRateThrottle(FailOpenMixin, throttling.AnonRateThrottle):
-    """DRF's per-address rate for anonymous clients, failing open without the cache."""

@@ -26,7 +26,10 @@ def as_api_exception(exc: ServiceError) -> APIException:
         case 404:
             return NotFound(exc.message)
         case 429:
-            return Throttled(detail=exc.message)
+            throttled = Throttled(detail=exc.message)
+            # Set after: given to Throttled, the wait would be appended to the message.
+            throttled.wait = exc.retry_after  # the handler sends it as Retry-After
+            return throttled
         case _:
             return as_validation_error(exc)
 

@@ -31,14 +31,23 @@ class ErrorCode(StrEnum):
 class ServiceError(Exception):
     """A request the rules do not allow. Nothing has been written when it is raised.
 
-    ``code`` is a member of an app's :class:`ErrorCode` enum (``<app>/error_codes.py``).
+    ``code`` is a member of an app's :class:`ErrorCode` enum (``<app>/error_codes.py``);
+    ``retry_after``, the seconds after which the same request may succeed (a limit), if any.
     """
 
-    def __init__(self, code: ErrorCode, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        field: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = str(message)
         self.field = field
+        self.retry_after = retry_after
 
     def __str__(self) -> str:
         return self.message

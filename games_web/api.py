@@ -17,8 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.drf import AnonRateThrottle
 from core.engine_messages.cribbage import describe_error, problem_text
+from core.throttles import AnonRateThrottle
 from games.cribbage import (
     CLAIM_KINDS,
     GAME_RECORD_SCHEMA,

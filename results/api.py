@@ -138,6 +138,8 @@ def _outcome(outcome) -> dict:
 class KeyView(APIView):
     authentication_classes: list = []  # the key is the credential
     permission_classes = [permissions.AllowAny]
+    # Counted by this field's key, not by address (core/throttles.py): phones behind one NAT.
+    private_key_field = "key"
 
 
 class ReportView(KeyView):

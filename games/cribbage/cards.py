@@ -120,7 +120,8 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, 14) for sui
 """All 52 cards, `DECK[card.index] is card`."""
 
 
-def _build_lookup() -> dict[str, Card]:
+def _canonical_table() -> dict[str, Card]:
+    """Upper-case spellings: rank (`10` or `T` for ten) then suit letter or symbol."""
     rank_spellings: dict[int, tuple[str, ...]] = {r: (RANK_LABELS[r],) for r in range(1, 14)}
     rank_spellings[10] = ("10", "T")
     suit_spellings: dict[str, list[str]] = {s: [s] for s in SUITS}
@@ -134,11 +135,52 @@ def _build_lookup() -> dict[str, Card]:
     return table
 
 
-_LOOKUP = _build_lookup()
+_CANONICAL = _canonical_table()
+
+
+def _letter_cases(text: str) -> list[str]:
+    """``text`` with each ASCII letter in either case (``TS``, ``Ts``, ``tS``, ``ts``)."""
+    spellings = [""]
+    for char in text:
+        cases = sorted({char, char.lower()}) if "A" <= char <= "Z" else [char]
+        spellings = [done + case for done in spellings for case in cases]
+    return spellings
+
+
+def _known_spellings() -> dict[str, Card]:
+    """Every spelling without stray spaces: `_CANONICAL` in any letter case, and each suit
+    symbol also followed by a variation selector (as phone keyboards send it)."""
+    table: dict[str, Card] = {}
+    for text, card in _CANONICAL.items():
+        for spelling in _letter_cases(text):
+            table[spelling] = card
+            if spelling[-1] in _SUIT_SYMBOLS:
+                for selector in _VARIATION_SELECTORS:
+                    table[spelling + selector] = card
+    return table
+
+
+_LOOKUP = _known_spellings()
+"""Card text to its shared `Card`: the spellings above, then every other text that parsed (with
+spaces around, a selector elsewhere...), remembered up to `_LOOKUP_LIMIT` entries so that a
+client sending the same odd spelling pays the careful parse once."""
+_LOOKUP_LIMIT = len(_LOOKUP) + 4096
+_REMEMBERED_TEXT = 24  # longer texts are parsed each time rather than kept
 
 
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 MAX_CARD_TEXT = 8  # "10♠" plus a variation selector; anything longer is no card
+
+
+def _parse_slowly(text: str) -> Card | None:
+    """The careful parse, without the table of known spellings: strip, cut, upper-case ASCII,
+    drop variation selectors. The tests check every entry of that table against this."""
+    token = text.strip()[:MAX_CARD_TEXT]
+    # Upper-case ASCII letters only, on purpose: str.upper() turns the long s (U+017F) into S.
+    cleaned = token.translate(_ASCII_UPPER)
+    for selector in _VARIATION_SELECTORS:
+        cleaned = cleaned.replace(selector, "")
+    return _CANONICAL.get(cleaned)
 
 
 def parse_card(text: str | Card) -> Card:
@@ -146,7 +188,11 @@ def parse_card(text: str | Card) -> Card:
 
     A `Card` is returned unchanged. Anything else raises `CardError` naming the token.
     """
-    if isinstance(text, Card):
+    if type(text) is str:
+        card = _LOOKUP.get(text)
+        if card is not None:
+            return card
+    elif isinstance(text, Card):
         return text
     if not isinstance(text, str):
         raise CardError(
@@ -154,21 +200,16 @@ def parse_card(text: str | Card) -> Card:
             "bad_card",
             {"text": repr(text)[:40]},
         )
-    token = text.strip()[:MAX_CARD_TEXT]
-    # Upper-case ASCII letters only, on purpose: str.upper() turns the long s (U+017F) into S.
-    card = _LOOKUP.get(token.translate(_ASCII_UPPER))
+    card = _parse_slowly(text)
     if card is None:
-        cleaned = token.translate(_ASCII_UPPER)
-        for selector in _VARIATION_SELECTORS:
-            cleaned = cleaned.replace(selector, "")
-        card = _LOOKUP.get(cleaned)
-        if card is None:
-            raise CardError(
-                f"bad card {text!r}: expected rank (A 2-10 T J Q K) then suit (S H D C ♠ ♥ ♦ ♣),"
-                " e.g. 5H, 10S, TS, JD, 5♥",
-                "bad_card",
-                {"text": text},
-            )
+        raise CardError(
+            f"bad card {text!r}: expected rank (A 2-10 T J Q K) then suit (S H D C ♠ ♥ ♦ ♣),"
+            " e.g. 5H, 10S, TS, JD, 5♥",
+            "bad_card",
+            {"text": text},
+        )
+    if type(text) is str and len(text) <= _REMEMBERED_TEXT and len(_LOOKUP) < _LOOKUP_LIMIT:
+        _LOOKUP[text] = card
     return card
 
 
@@ -178,8 +219,8 @@ def parse_cards(cards: str | Card | Iterable[str | Card]) -> list[Card]:
     Duplicates are not rejected here (callers that need distinct cards check that).
     """
     if type(cards) is list or type(cards) is tuple:
-        # The common case, kept cheap: a list of Card objects or canonical strings. Anything
-        # unusual (a bad token, lower case, symbols) falls through to the careful path below.
+        # The common case, kept cheap: a list of Card objects or known spellings. Anything
+        # unusual (a bad token, stray spaces) falls through to the careful path below.
         try:
             return [card if type(card) is Card else _LOOKUP[card] for card in cards]
         except (KeyError, TypeError):

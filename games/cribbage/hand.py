@@ -8,9 +8,9 @@ from itertools import combinations_with_replacement, product
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from .cards import JACK, Card, CardError, check_distinct, parse_card, parse_cards
-from .scoring import ScoreItem, make_item
-from .tables import PAIRS_OF_FIVE, RANK_WEIGHT, SUBSETS_OF_FIVE
+from .cards import _LOOKUP, JACK, Card, CardError, check_distinct, parse_card, parse_cards
+from .scoring import ScoreItem, make_item, unfrozen
+from .tables import NOBS_JACK, PAIRS_OF_FIVE, RANK_WEIGHT, SUBSETS_OF_FIVE
 
 _by_index = attrgetter("index")
 
@@ -73,25 +73,8 @@ class HandScore:
 
 
 _new = object.__new__
-_set_hand = vars(HandScore)["hand"].__set__
-_set_starter = vars(HandScore)["starter"].__set__
-_set_crib = vars(HandScore)["crib"].__set__
-_set_total = vars(HandScore)["total"].__set__
-_set_items = vars(HandScore)["items"].__set__
-
-
-def _make_score(
-    hand: tuple[Card, ...], starter: Card, crib: bool, total: int, items: tuple[ScoreItem, ...]
-) -> HandScore:
-    # Same as HandScore(...) without the frozen __init__'s object.__setattr__ per field,
-    # which was a quarter of the time of scoring a hand.
-    score = _new(HandScore)
-    _set_hand(score, hand)
-    _set_starter(score, starter)
-    _set_crib(score, crib)
-    _set_total(score, total)
-    _set_items(score, items)
-    return score
+_UnfrozenScore = unfrozen(HandScore)
+_UnfrozenItem = unfrozen(ScoreItem)
 
 
 def his_heels(starter: str | Card) -> int:
@@ -121,9 +104,8 @@ class _ShowPattern:
     cards out by position.
     """
 
-    fifteens: tuple[itemgetter[Any], ...]
-    pairs: tuple[itemgetter[Any], ...]
-    runs: tuple[tuple[itemgetter[Any], int], ...]
+    items: tuple[tuple[str, itemgetter[Any], int], ...]
+    """(kind, picker of the positions, points) for each fifteen, pair and run, in that order."""
     points: int
     """Fifteens + pairs + runs."""
 
@@ -150,12 +132,10 @@ def _show_pattern(ranks: list[int]) -> _ShowPattern:
         if end - begin + 1 >= 3:
             runs.extend(product(*(positions[rank] for rank in distinct[begin : end + 1])))
         begin = end + 1
-    return _ShowPattern(
-        fifteens=tuple(itemgetter(*combo) for combo in fifteens),
-        pairs=tuple(itemgetter(*pair) for pair in pairs),
-        runs=tuple((itemgetter(*run), len(run)) for run in runs),
-        points=2 * len(fifteens) + 2 * len(pairs) + sum(len(run) for run in runs),
-    )
+    items = [("fifteen", itemgetter(*combo), 2) for combo in fifteens]
+    items += [("pair", itemgetter(*pair), 2) for pair in pairs]
+    items += [("run", itemgetter(*run), len(run)) for run in runs]
+    return _ShowPattern(items=tuple(items), points=sum(points for _, _, points in items))
 
 
 _PATTERNS: dict[int, _ShowPattern] = {}
@@ -174,6 +154,21 @@ def build_show_patterns() -> int:
     return len(_PATTERNS)
 
 
+def _show_cards(
+    hand: str | Iterable[str | Card], starter: str | Card | Iterable[str | Card], crib: bool
+) -> tuple[Card, Card, Card, Card, Card]:
+    """The four hand cards and the starter, parsed carefully, raising the exact `CardError`."""
+    cards = parse_cards(hand)
+    if len(cards) != 4:
+        what = "crib" if crib else "hand"
+        raise CardError(
+            f"a {what} has 4 cards after the discard, got {len(cards)}",
+            "wrong_count",
+            {"what": what, "count": len(cards)},
+        )
+    return cards[0], cards[1], cards[2], cards[3], _starter_card(starter)
+
+
 def score_hand(
     hand: str | Iterable[str | Card],
     starter: str | Card,
@@ -184,52 +179,65 @@ def score_hand(
 
     Raises `CardError` for a bad card, a hand that is not 4 cards, or a card given twice.
     """
-    cards = parse_cards(hand)
-    if len(cards) != 4:
-        what = "crib" if crib else "hand"
-        raise CardError(
-            f"a {what} has 4 cards after the discard, got {len(cards)}",
-            "wrong_count",
-            {"what": what, "count": len(cards)},
-        )
-    start = starter if type(starter) is Card else _starter_card(starter)
-    five = sorted((cards[0], cards[1], cards[2], cards[3], start), key=_by_index)
-    c0, c1, c2, c3, c4 = five
-    if c0.index == c1.index or c1.index == c2.index or c2.index == c3.index or c3.index == c4.index:
+    # The common input in one go: four cards and a starter, each a `Card` or a known spelling
+    # (one dict lookup each). Anything else, a bad token or a wrong count included, is parsed
+    # again carefully, which raises the exact error.
+    try:
+        if type(hand) is str:
+            hand = hand.replace(",", " ").split()
+        h0, h1, h2, h3 = hand if type(hand) is list or type(hand) is tuple else ()
+        c0 = h0 if type(h0) is Card else _LOOKUP[h0]
+        c1 = h1 if type(h1) is Card else _LOOKUP[h1]
+        c2 = h2 if type(h2) is Card else _LOOKUP[h2]
+        c3 = h3 if type(h3) is Card else _LOOKUP[h3]
+        start = starter if type(starter) is Card else _LOOKUP[starter]  # type: ignore[index]
+    except (ValueError, KeyError, TypeError):
+        c0, c1, c2, c3, start = _show_cards(hand, starter, crib)
+    cards = (c0, c1, c2, c3)
+    five = [c0, c1, c2, c3, start]
+    five.sort(key=_by_index)
+    f0, f1, f2, f3, f4 = five
+    if f0.index == f1.index or f1.index == f2.index or f2.index == f3.index or f3.index == f4.index:
         check_distinct(five, "crib and starter" if crib else "hand and starter")
-    key = (
-        RANK_WEIGHT[c0.index]
-        + RANK_WEIGHT[c1.index]
-        + RANK_WEIGHT[c2.index]
-        + RANK_WEIGHT[c3.index]
-        + RANK_WEIGHT[c4.index]
-    )
+    i0, i1, i2, i3, i4 = c0.index, c1.index, c2.index, c3.index, start.index
+    key = RANK_WEIGHT[i0] + RANK_WEIGHT[i1] + RANK_WEIGHT[i2] + RANK_WEIGHT[i3] + RANK_WEIGHT[i4]
     pattern = _PATTERNS.get(key)
     if pattern is None:
-        pattern = _PATTERNS[key] = _show_pattern([c0.rank, c1.rank, c2.rank, c3.rank, c4.rank])
-
-    items = [make_item("fifteen", pick(five), 2) for pick in pattern.fifteens]
-    for pick in pattern.pairs:
-        items.append(make_item("pair", pick(five), 2))
-    for pick, length in pattern.runs:
-        items.append(make_item("run", pick(five), length))
+        pattern = _PATTERNS[key] = _show_pattern([f0.rank, f1.rank, f2.rank, f3.rank, f4.rank])
+    items = []
+    for kind, pick, points in pattern.items:
+        # make_item's body, inlined: a call less per item (two or three a hand)
+        item: Any = _new(_UnfrozenItem)
+        item.kind = kind
+        item.cards = pick(five)
+        item.points = points
+        item.__class__ = ScoreItem
+        items.append(item)
+    total = pattern.points
 
     # Flush: four hand cards of one suit score 4, five with the starter 5; the crib only 5.
-    flush = 0
-    suit = cards[0].suit
-    if cards[1].suit == suit and cards[2].suit == suit and cards[3].suit == suit:
-        if start.suit == suit:
-            flush = 5
+    # (The suit is the low two bits of a card's index.)
+    suit = i0 & 3
+    if i1 & 3 == suit and i2 & 3 == suit and i3 & 3 == suit:
+        if i4 & 3 == suit:
+            total += 5
             items.append(make_item("flush", tuple(five), 5))
         elif not crib:
-            flush = 4
+            total += 4
             items.append(make_item("flush", tuple(sorted(cards, key=_by_index)), 4))
 
-    # Nobs: the jack of the starter's suit in the hand or crib.
-    nobs = 0
-    for card in cards:
-        if card.rank == JACK and card.suit == start.suit:
-            nobs = 1
-            items.append(make_item("nobs", (card,), 1))
+    # Nobs: the jack of the starter's suit in the hand or crib (at most one card can be it).
+    jack = NOBS_JACK[i4]
+    if jack in (i0, i1, i2, i3):
+        total += 1
+        items.append(make_item("nobs", (cards[(i0, i1, i2, i3).index(jack)],), 1))
 
-    return _make_score(tuple(cards), start, crib, pattern.points + flush + nobs, tuple(items))
+    score: Any = _new(_UnfrozenScore)  # a HandScore built as make_item builds an item
+    score.hand = cards
+    score.starter = start
+    score.crib = crib
+    score.total = total
+    score.items = tuple(items)
+    score.__class__ = HandScore
+    built: HandScore = score
+    return built

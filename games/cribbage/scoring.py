@@ -54,23 +54,30 @@ class ScoreItem:
         }
 
 
+def unfrozen(cls: type) -> type:
+    """A class with the slots of the frozen, slotted dataclass ``cls`` and nothing else.
+
+    Hands are scored by the million, and a frozen dataclass's __init__ sets each field through
+    object.__setattr__. The hot paths instead fill in an instance of this class with plain
+    attribute stores, then make it a ``cls`` by assigning ``__class__`` (Python allows it
+    between classes of one layout): a true ``cls`` instance, equal and frozen as any other.
+    """
+    return type(f"Unfrozen{cls.__name__}", (), {"__slots__": vars(cls)["__slots__"]})
+
+
 _new = object.__new__
-_set_kind = vars(ScoreItem)["kind"].__set__
-_set_cards = vars(ScoreItem)["cards"].__set__
-_set_points = vars(ScoreItem)["points"].__set__
+_UnfrozenItem = unfrozen(ScoreItem)
 
 
 def make_item(kind: str, cards: tuple[Card, ...], points: int) -> ScoreItem:
-    """Same as `ScoreItem(kind, cards, points)`, about twice as fast.
-
-    A frozen dataclass's __init__ sets each field through object.__setattr__; hands are scored
-    by the million, so the hot paths fill the slots directly instead.
-    """
-    item = _new(ScoreItem)
-    _set_kind(item, kind)
-    _set_cards(item, cards)
-    _set_points(item, points)
-    return item
+    """Same as `ScoreItem(kind, cards, points)`, about three times as fast (see `unfrozen`)."""
+    item: Any = _new(_UnfrozenItem)
+    item.kind = kind
+    item.cards = cards
+    item.points = points
+    item.__class__ = ScoreItem
+    built: ScoreItem = item
+    return built
 
 
 class _Scored(Protocol):

@@ -12,6 +12,7 @@ from ..error_codes import ResultsError
 from ..models import PlayerKey
 
 SUBMISSIONS_PER_MINUTE = 12  # per key: a flood from one phone cannot take the event down
+WINDOW_SECONDS = 60
 
 
 def key_for(entry: Entry) -> PlayerKey:
@@ -51,13 +52,14 @@ def throttle(key: str) -> None:
     The window opens with the key's first submission and closes 60 s later (a fixed window
     per key: cheap, and a burst cannot straddle two windows to double its allowance).
     """
-    count = cache.count(f"results:throttle:{key}", window=60)
+    count = cache.count(f"results:throttle:{key}", window=WINDOW_SECONDS)
     # With the cache down (None) the report goes through: it is saved in the database, which
     # is what matters at the table; the limit is back with the cache.
     if count is not None and count > SUBMISSIONS_PER_MINUTE:
         raise ServiceError(
             ResultsError.THROTTLED,
             _("Too many submissions from this link; wait a minute and try again."),
+            retry_after=WINDOW_SECONDS,  # at most: the window opened with the first of them
         )
 
 

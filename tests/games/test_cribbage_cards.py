@@ -70,3 +70,52 @@ def test_parse_cards_accepts_strings_lists_and_cards():
         parse_cards("5H ZZ")
     with pytest.raises(CardError):
         parse_cards([["5H"]])  # type: ignore[list-item]
+
+
+def test_every_known_spelling_agrees_with_the_careful_parse():
+    """The table of spellings that skips the careful parse answers as that parse would."""
+    from games.cribbage.cards import _known_spellings, _parse_slowly
+
+    table = _known_spellings()
+    assert len(table) > 52 * 4
+    for text, card in table.items():
+        assert _parse_slowly(text) is card, text
+
+
+@pytest.mark.parametrize("card", DECK, ids=str)
+def test_every_spelling_of_a_card_scores_the_same(card):
+    """10H, TH, th, ' Th ', 10♥ and 10♥ with a variation selector: one card, one score."""
+    from games.cribbage import score_hand
+
+    label = str(card)
+    rank, suit = label[:-1], label[-1]
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
+    ranks = [rank, rank.lower()] + (["T", "t"] if rank == "10" else [])
+    spellings = [r + s for r in ranks for s in (suit, suit.lower(), symbol, symbol + "\ufe0f")]
+    spellings += [f" {label.lower()} ", f"\t{label}\n"]
+    others = [c for c in DECK if c.rank != card.rank][:4]
+    expected = score_hand([card, *others[:3]], others[3]).to_dict()
+    for text in spellings:
+        assert parse_card(text) is card, text
+        assert parse_cards([text]) == [card], text
+        assert score_hand([text, *map(str, others[:3])], str(others[3])).to_dict() == expected
+        assert score_hand(" ".join([text.strip(), *map(str, others[:3])]), others[3]).to_dict() == (
+            expected
+        )
+        # as the starter too
+        assert score_hand(others[:4], text).total == score_hand(others[:4], card).total
+
+
+def test_a_remembered_spelling_is_parsed_as_before(monkeypatch):
+    """Odd spellings are remembered after the careful parse, up to a limit, never wrongly."""
+    from games.cribbage import cards
+
+    monkeypatch.setattr(cards, "_LOOKUP", dict(cards._LOOKUP))
+    assert parse_card("  5h  ") is parse_card("5H")
+    assert cards._LOOKUP["  5h  "] is parse_card("5H")
+    monkeypatch.setattr(cards, "_LOOKUP_LIMIT", len(cards._LOOKUP))
+    assert parse_card("   6d") is parse_card("6D")
+    assert "   6d" not in cards._LOOKUP  # full: parsed, not kept
+    with pytest.raises(CardError):
+        parse_card(" 5x ")
+    assert " 5x " not in cards._LOOKUP
