@@ -76,7 +76,8 @@ def test_the_summary_counts_and_the_tables_that_need_the_td_come_first(td_client
     result_services.dispute(key_a, table=disputed, reason="he pegged 3 twice")
 
     body = td_client.get(url).content.decode()
-    summary = dict(re.findall(r'<li class="list-inline-item">([^<:]+): <strong>(\d+)</strong>', body))
+    item = r'<li class="list-inline-item">([^<:]+): <strong>(\d+)</strong>'
+    summary = dict(re.findall(item, body))
     assert summary == {
         "Open": "59",
         "Reported, waiting for the opponent": "3",
