@@ -242,20 +242,25 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
     """The desk's open disputes and checks for an event, and the state of each table of one
     game (see :class:`tournaments.hooks.DeskMarks`): three small queries on indexed columns."""
     disputed = set(
-        Dispute.objects.filter(event_id=event_id, ruled_at__isnull=True).values_list(
-            "table_id", flat=True
-        )
+        # No ordering: the models' default one joined the event (and its own ordering) to a
+        # set of ids, on every TD page that shows the desk's badge.
+        Dispute.objects.filter(event_id=event_id, ruled_at__isnull=True)
+        .order_by()
+        .values_list("table_id", flat=True)
     )
     to_check = set(
         Submission.objects.filter(event_id=event_id, status=Submission.Status.TO_CHECK)
+        .order_by()
         .values_list("table_id", flat=True)
         .distinct()
     )
     tables: dict[int, DeskMark] = {}
     if round_id is not None:
-        for table_id, status, source in Submission.objects.filter(
-            table__round_id=round_id
-        ).values_list("table_id", "status", "source"):
+        for table_id, status, source in (
+            Submission.objects.filter(table__round_id=round_id)
+            .order_by()
+            .values_list("table_id", "status", "source")
+        ):
             if status == Submission.Status.PENDING:
                 tables.setdefault(table_id, DeskMark.WAITING)
             elif (

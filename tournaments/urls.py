@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_club
+from . import views, views_club, views_game
 from .stoppa import views as views_stoppa
 
 urlpatterns = [
@@ -50,14 +50,14 @@ urlpatterns = [
     path("td/events/<int:event_id>/register/", views.td_register, name="td-register"),
     path("td/events/<int:event_id>/ranking-chain/", views.td_chain, name="td-chain"),
     path("td/events/<int:event_id>/entries/<int:entry_id>/", views.td_entry, name="td-entry"),
-    path("td/events/<int:event_id>/games/<int:number>/", views.td_game, name="td-game"),
+    path("td/events/<int:event_id>/games/<int:number>/", views_game.td_game, name="td-game"),
     path("td/events/<int:event_id>/games/<int:number>/redraw/", views.td_redraw, name="td-redraw"),
     path(
         "td/events/<int:event_id>/games/<int:number>/release/",
         views.td_release,
         name="td-release",
     ),
-    path("td/events/<int:event_id>/games/<int:number>/swap/", views.td_swap, name="td-swap"),
+    path("td/events/<int:event_id>/games/<int:number>/swap/", views_game.td_swap, name="td-swap"),
     path(
         "td/events/<int:event_id>/games/<int:number>/seating/",
         views.td_seating,

@@ -20,9 +20,7 @@ from .forms import (
     PlayoffForm,
     PlayoffGameForm,
     RegisterForm,
-    ResultForm,
     RosterImportForm,
-    SwapForm,
 )
 from .services.results import describe_result
 
@@ -321,102 +319,6 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
 
 
 @login_required
-def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
-    """Result entry for game ``number``: one small form per table.
-
-    An HTMX post returns just that table's card (with its errors, or the saved result);
-    a plain post redirects on success and shows the page again with errors (HTTP 400).
-    """
-    event = selectors.directed_event(request.user, event_id)
-    if event.game_kind.round_page != "td-game":  # a kind with its own round page
-        return redirect(event.game_kind.round_page, event_id=event.pk, number=number)
-    round_ = selectors.event_round(event, number)
-    tables = list(selectors.tables_with_results(round_))
-    if request.method != "POST":
-        shown, view = _filter_tables(request, tables)
-        cards = [(t, ResultForm(table=t)) for t in shown]
-        context = _game_context(event, round_, cards, all_tables=tables) | view
-        return render(request, "tournaments/td_game.html", context)
-
-    posted_table = request.POST.get("table", "")
-    table = next((t for t in tables if str(t.pk) == posted_table), None)
-    form = ResultForm(request.POST, table=table)
-    saved = form.save(event, game_number=number, user=request.user)
-    if request.htmx:
-        if saved is not None:
-            table = selectors.tables_with_results(round_).get(pk=table.pk)
-            form = ResultForm(table=table)
-        _mark_tables(event, round_, [table])
-        context = {"event": event, "round": round_, "table": table, "form": form, "saved": saved}
-        return render(request, "tournaments/td_game.html#table-card", context)
-    if saved is not None:
-        return redirect("td-game", event_id=event.pk, number=number)
-    cards = [(t, form if t is table else ResultForm(table=t)) for t in tables]
-    context = _game_context(event, round_, cards) | {"stray_form": None if table else form}
-    return render(request, "tournaments/td_game.html", context, status=400)
-
-
-LARGE_GAME_TABLES = 60  # beyond this the game page opens on the open tables only
-
-
-def _filter_tables(request: HttpRequest, tables: list) -> tuple[list, dict]:
-    """The tables a TD asked to see: ``?find=`` a table number or a name, ``?show=open`` or
-    ``all``. A large game opens on its open tables: 500 cards made a 1 MB page."""
-    find = request.GET.get("find", "").strip()[:60]
-    open_count = sum(1 for t in tables if not t.is_bye and not hasattr(t, "result"))
-    show = request.GET.get("show") or ("open" if len(tables) > LARGE_GAME_TABLES else "all")
-    shown = tables
-    if find.isdigit():
-        shown = [t for t in tables if t.number == int(find)]
-    elif find:
-        needle = find.casefold()
-        shown = [t for t in tables if any(needle in e.player.name.casefold() for e in t.seats())]
-    elif show == "open":
-        shown = [t for t in tables if not t.is_bye and not hasattr(t, "result")]
-    return shown, {
-        "find": find,
-        "show": "all" if find else show,
-        "open_count": open_count,
-        # Tables that are played: the bye is not a table ("All tables (4)" read as four games).
-        "table_count": sum(1 for t in tables if not t.is_bye),
-    }
-
-
-def _mark_tables(event, round_, tables) -> hooks.DeskMarks:
-    """Put the results desk's state on each table (``table.desk_mark``) and return the desk's
-    counts: disputed and player-reported tables are marked on the TD's game page."""
-    desk = hooks.desk_marks(event.pk, round_.pk)
-    marks = desk.tables or {}
-    reports = desk.reports or {}
-    for table in tables:
-        if table is not None:
-            table.desk_mark = marks.get(table.pk, "")
-            table.pending_report = reports.get(table.pk)
-    return desk
-
-
-def _game_context(event, round_, cards, swap_form=None, all_tables=None) -> dict:
-    """The game page's context; ``all_tables`` are every table of the game when ``cards``
-    show only some (open ones, a search): "Draw again" must see the results of those too."""
-    tables = [t for t, _form in cards]
-    desk = _mark_tables(event, round_, tables)
-    seated = sorted(
-        (seat for t in tables for seat in t.seats()), key=lambda e: e.player.name.casefold()
-    )
-    return {
-        "event": event,
-        "round": round_,
-        "cards": cards,
-        "can_redraw": not desk.tables
-        and selectors.can_redraw(event, round_, tables if all_tables is None else all_tables),
-        "desk": desk,
-        "last_result": selectors.last_result(event),
-        "seated": seated,
-        "swap_form": swap_form or SwapForm(),
-    }
-
-
-@login_required
 @require_POST
 def td_release(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     """Release a draft game to the players."""
@@ -429,26 +331,6 @@ def td_release(request: HttpRequest, event_id: int, number: int) -> HttpResponse
         released = str(event.game_kind.messages.released)
         messages.success(request, released % {"n": number})
     return redirect(_round_page(event), event_id=event.pk, number=number)
-
-
-@login_required
-@require_POST
-def td_swap(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
-    """Swap two seats of a draft game; what the swap breaks is shown, and needs a confirm."""
-    event = selectors.directed_event(request.user, event_id)
-    round_ = selectors.event_round(event, number)
-    form = SwapForm(request.POST)
-    saved = form.save(round_)
-    if saved is not None:
-        _round, problems = saved
-        for problem in problems:
-            messages.warning(request, problem)
-        messages.success(request, _("Seats swapped."))
-        return redirect("td-game", event_id=event.pk, number=number)
-    tables = list(selectors.tables_with_results(round_))
-    cards = [(t, ResultForm(table=t)) for t in tables]
-    context = _game_context(event, round_, cards, swap_form=form)
-    return render(request, "tournaments/td_game.html", context, status=400)
 
 
 @login_required

@@ -200,7 +200,11 @@ def test_a_large_game_page_opens_on_its_open_tables_and_finds_one(td_client, td_
     url = reverse("td-game", args=[event.pk, 1])
     page = td_client.get(url).content.decode()
     assert page.count('name="loser_score"') == 10 and "Open tables (10)" in page
-    assert td_client.get(url, {"show": "all"}).content.decode().count('name="loser_score"') == 70
+    # All 70 tables, a page of 40 at a time.
+    first = td_client.get(url, {"show": "all"}).content.decode()
+    assert first.count('name="loser_score"') == 40 and "Page 1 of 2" in first
+    second = td_client.get(url, {"show": "all", "page": "2"}).content.decode()
+    assert second.count('name="loser_score"') == 30 and "Page 2 of 2" in second
     by_number = td_client.get(url, {"find": "7"}).content.decode()
     assert by_number.count('name="loser_score"') == 1
     name = tables[-1].seat_b.player.name
