@@ -92,7 +92,7 @@ def results_checksums(event_ids: list[int]) -> dict[int, str]:
     one)."""
 
     def term(entry: str):
-        big = BigIntegerField()
+        big: BigIntegerField[int, int] = BigIntegerField()
         product = Cast("pk", big) * Cast(entry, big)
         return Coalesce(Sum(Mod(product, Value(PRIME), output_field=big)), 0, output_field=big)
 

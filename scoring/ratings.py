@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+from typing import Any
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -216,7 +217,7 @@ def _incremental(
     in the writer's transaction), the new ones and those with results past the watermark
     are read again. None: replay every game.
     """
-    seen = state.events
+    seen: dict[str, list[Any]] = state.events or {}
     moved = [e for e, line in seen.items() if e not in events or events[e][0] != line[0]]
     fresh = result_games(Q(winner__event__club_id=club_id, pk__gt=state.result_id))
     changed = {
@@ -333,11 +334,13 @@ def _replay_from(
     lines = RatingHistory.objects.filter(club_id=club_id)
     (lines if point is None else lines.filter(event_id__in=ids)).delete()
     _write(club_id, skills, history, last, last_keys_by_event(games), upsert=False)
-    kept = {} if point is None else {e: state.events[e] for e in events if e not in after}
-    state.events = kept | {e: _line(events[e], checksums[e].text(), others, e) for e in after}
+    before: dict[str, list[Any]] = state.events or {}
+    kept = {} if point is None else {e: before[e] for e in events if e not in after}
+    now_seen = kept | {e: _line(events[e], checksums[e].text(), others, e) for e in after}
+    state.events = now_seen
     watermark = 0 if point is None else state.result_id
     state.result_id = max([watermark] + [row.pk for row in results])
-    state.games = sum(line[4] for line in state.events.values())
+    state.games = sum(line[4] for line in now_seen.values())
     if point is None:
         state.full_runs += 1
     state.computed_at = timezone.now()

@@ -193,14 +193,14 @@ class _Report:
         else:
             seats = {seat.pk: seat for seat in table.seats()}
             # not seated: refused by the callers (not your game); its id is all they need
-            me = seats.get(held.entry_id) or Entry(pk=held.entry_id, event_id=event.pk)
+            me = seats.get(held.entry_id or 0) or Entry(pk=held.entry_id, event_id=event.pk)
         me.event = event
         self._entry = me
 
     def versions(self, table: Table) -> list[Submission]:
         """Every version of the table's result, oldest first, read once under the locks
         (none to read at a table nobody reported: the table's read said so)."""
-        if self._versions is None and not table.reported:
+        if self._versions is None and not getattr(table, "reported", True):
             self._versions = []
         if self._versions is None:
             self._versions = list(
@@ -255,14 +255,15 @@ def _one_to_one(instance, name: str):
         return None
 
 
-def _winner_id(winner: Entry | int | Side | None, me: Entry, table: Table) -> int | None:
-    """The winner's entry id: given, or ``"me"`` / ``"opponent"`` from ``me``'s seat."""
+def _winner_id(winner: Entry | int | Side | None, me: Entry, table: Table) -> int:
+    """The winner's entry id: given, or ``"me"`` / ``"opponent"`` from ``me``'s seat (0, no
+    entry, for an opponent who is not there: the table's checks refuse it)."""
     if isinstance(winner, Entry):
         return winner.pk
     if winner == "me":
         return me.pk
     if winner == "opponent":
-        return table.seat_b_id if table.seat_a_id == me.pk else table.seat_a_id
+        return (table.seat_b_id if table.seat_a_id == me.pk else table.seat_a_id) or 0
     return winner  # type: ignore[return-value]
 
 
@@ -517,7 +518,7 @@ def _by(version: Submission, table: Table) -> str:
         return _("Your opponent")
     seats = {seat.pk: seat for seat in table.seats()}
     found = seats.get(version.by_entry_id) or version.by_entry
-    return found.player.name
+    return found.player.name if found is not None else _("Your opponent")
 
 
 @transaction.atomic

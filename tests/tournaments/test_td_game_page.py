@@ -41,9 +41,7 @@ def table(round_, number: int) -> Table:
     return round_.tables.select_related("seat_a__player", "seat_b__player").get(number=number)
 
 
-def test_a_page_holds_the_same_number_of_cards_and_queries_whatever_the_field(
-    td_client, td_user
-):
+def test_a_page_holds_the_same_number_of_cards_and_queries_whatever_the_field(td_client, td_user):
     seen = []
     for players in (2 * PAGE_SIZE + 10, 4 * PAGE_SIZE + 20):  # 45 and 90 tables
         _event, _round, url = large_game(td_user, players)

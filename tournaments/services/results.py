@@ -253,7 +253,7 @@ def settle_table(
             raise unknown() if callable(unknown) else unknown
         locked, old = table.round.event, related_or_none(table, "result")
     else:
-        assert event is not None
+        assert event is not None and table_id is not None
         locked = shared_event_lock(event) if player else locked_event(event)
         table = (
             Table.objects.select_for_update(of=("self",))
@@ -264,8 +264,8 @@ def settle_table(
         if table is None:
             raise unknown() if callable(unknown) else unknown
         table.round.event = locked  # the event as read under its lock, for the checks below
-    known = {"entry_id": entry_id, "result": None if old is UNKNOWN else old}
-    held = HeldTable(locked, table, **known)
+    result = None if old is UNKNOWN else old
+    held = HeldTable(locked, table, entry_id=entry_id, result=result)
     reported = report(held) if report is not None else None
     if reported is not None:
         held = HeldTable(
@@ -273,7 +273,8 @@ def settle_table(
             table,
             checked=_check_version(locked, table, reported),
             values=audit_values(reported, table),
-            **known,
+            entry_id=entry_id,
+            result=result,
         )
     agreed = settle(held)
     if agreed is None:
