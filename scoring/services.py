@@ -8,6 +8,7 @@ Buchholz, ...) then re-rank only the groups the SQL left tied.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from tournaments import tiebreakers
 from tournaments.kinds import GameKind
-from tournaments.models import Entry, Event, Player
+from tournaments.models import Entry, Event, Player, Round
 
 from . import coalesce
 from .models import STANDINGS_ORDER, Standing, StandingsSnapshot, StandingsStatus
@@ -336,29 +337,57 @@ def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
             )
 
 
-def _games(event) -> dict[int, tuple[str, bool]]:
-    # ``event`` comes from :func:`_event_with_counts`.
+def _games(event, existing: dict[int, StandingsSnapshot]) -> dict[int, tuple[str, bool]]:
+    # ``event`` comes from :func:`_event_with_counts`, ``existing`` is its snapshots by game.
     """Per game N with results: (fingerprint of what snapshot N depends on, game complete);
     game 0 alone when no game has results.
 
-    One query over the event's games (the kind's own: tables, results, latest result time).
+    Snapshot N depends on the results versions of games 1..N (bumped by triggers on every
+    write of a game's tables and results) and on what ranks them. One read of the event's
+    games finds the first snapshot that changed; only the games from there on are counted
+    (tables, results): normally just the game in progress, not every result of the event.
     """
-    per_game = event.game_kind.round_stats(event)
+    rounds = list(
+        Round.objects.filter(event=event)
+        .order_by("number")
+        .values_list("number", "pk", "results_version")
+    )
     # Who is an entrant depends on the entries, and on check-in under the checked-in rule.
     entries = f"{event.entries_n}/{event.checked_in_n}/{event.entrants}"
     chain = ",".join(event.ranking_chain)
-    games: dict[int, tuple[str, bool]] = {}
-    count, last = 0, None
-    for number, tables_n, results_n, latest in per_game:
-        if not results_n:
-            continue
-        count += results_n
-        last = max(filter(None, (last, latest)), default=None)
-        stamp = last.isoformat() if last else "-"
-        fingerprint = f"{count}|{stamp}|{entries}|{chain}|{event.seed}"
-        games[number] = (fingerprint, tables_n == results_n)
+    suffix = f"|{entries}|{chain}|{event.seed}"
+    running = hashlib.sha1(usedforsecurity=False)
+    fingerprints: dict[int, str] = {}
+    stale_after = None  # games numbered above this are counted again
+    for number, pk, version in rounds:
+        # The game's id too: a game drawn again under its number starts its version anew.
+        running.update(f"{number}:{pk}:{version};".encode())
+        digest = running.copy()
+        digest.update(suffix.encode())
+        fingerprints[number] = digest.hexdigest()
+        snapshot = existing.get(number)
+        # A game never written (version 0) has no results; any other without an up-to-date
+        # snapshot is counted (one whose results were all taken back is counted each run).
+        if stale_after is None and (
+            (snapshot is None and version)
+            or (snapshot is not None and snapshot.fingerprint != fingerprints[number])
+        ):
+            stale_after = number - 1
+    games: dict[int, tuple[str, bool]] = {
+        n: (fingerprints[n], snapshot.complete)
+        for n, snapshot in existing.items()
+        if n in fingerprints
+        and (stale_after is None or n <= stale_after)
+        and snapshot.fingerprint == fingerprints[n]
+    }
+    if stale_after is not None:
+        for number, tables_n, results_n, _latest in event.game_kind.round_stats(
+            event, after=stale_after
+        ):
+            if results_n:
+                games[number] = (fingerprints[number], tables_n == results_n)
     # No results yet: the snapshot lists the entrants (the seated, or the checked-in too).
-    return games or {0: (f"none|{entries}|{chain}|{event.seed}", False)}
+    return games or {0: (f"none{suffix}", False)}
 
 
 def _event_with_counts(event_id: int) -> Event | None:
@@ -408,8 +437,8 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
             log.info("standings: event %s no longer exists", event_id)
             return 0
         chain = event.game_kind.validate_chain(event.ranking_chain)
-        games = _games(event)
         existing = {s.after_game: s for s in StandingsSnapshot.objects.filter(event=event)}
+        games = _games(event, existing)
         # Snapshots of games that no longer have results (a redraw) go.
         gone = [n for n in existing if n not in games]
         if gone:
