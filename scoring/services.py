@@ -8,6 +8,7 @@ Buchholz, ...) then re-rank only the groups the SQL left tied.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from tournaments import tiebreakers
 from tournaments.kinds import GameKind
-from tournaments.models import Entry, Event, Player
+from tournaments.models import Entry, Event, Player, Round
 
 from . import coalesce
 from .models import STANDINGS_ORDER, Standing, StandingsSnapshot, StandingsStatus
@@ -177,8 +178,10 @@ def insert_ranked_rows(
     entrants: str = "played",
     *,
     previous: tuple[int, int] | None = None,
+    replace: bool = False,
 ) -> int:
-    """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix.
+    """Write a snapshot's rows in one INSERT ... SELECT ranked by the chain's SQL prefix;
+    the number of rows the snapshot has.
 
     Only entrants are ranked: entries seated in a game (a bye counts) by game ``n``, playing
     or played, and, when the event's ``entrants`` rule says so, the checked-in ones. The others
@@ -188,6 +191,9 @@ def insert_ranked_rows(
     totals start from its rows and only the games after it are read (the same rows as
     without it). What placed a tied group below the row above is written on the group's
     first row by name, as the standings list it.
+
+    ``replace`` (PostgreSQL only): the snapshot already has rows, to bring up to date in
+    place (an upsert writing only the rows that changed) rather than after a delete.
     """
     prefix = _sql_prefix(chain)
     order = (
@@ -208,11 +214,12 @@ def insert_ranked_rows(
         else "''"
     )
     rank = "RANK() OVER w" if prefix else "1"
-    sql = f"""
-        INSERT INTO {Standing._meta.db_table} (
-            snapshot_id, event_id, entry_id, rank, tied, separated_by, game_points, games_played,
-            games_won, games_lost, spread, skunks_won, skunks_suffered, byes,
-            chips, sessions_won, best_session)
+    columns = (
+        "snapshot_id, event_id, entry_id, rank, tied, separated_by, game_points, games_played,"
+        " games_won, games_lost, spread, skunks_won, skunks_suffered, byes,"
+        " chips, sessions_won, best_session"
+    )
+    select = f"""
         SELECT %(snapshot)s, %(event)s, entry_id, {rank},
                COUNT(*) OVER ({partition}) > 1,
                {separated},
@@ -230,6 +237,29 @@ def insert_ranked_rows(
         WINDOW w AS (ORDER BY {order}),
                listed AS (ORDER BY {order}, player.name_folded, entry_id)
     """
+    table = Standing._meta.db_table
+    if replace:
+        # The snapshot's rows rewritten in place: a row whose values did not change is not
+        # written (most rows, after one result), the rows of entries no longer listed go.
+        # Five indexes make every written row dear: at 1,000 players the delete and insert
+        # of every row cost twice the ranking's SELECT.
+        updated = columns.split(", ")[3:]
+        sets = ", ".join(f"{c.strip()} = EXCLUDED.{c.strip()}" for c in updated)
+        mine = ", ".join(f"{table}.{c.strip()}" for c in updated)
+        theirs = ", ".join(f"EXCLUDED.{c.strip()}" for c in updated)
+        sql = f"""
+            WITH new_ ({columns}) AS ({select}),
+            gone_ AS (
+                DELETE FROM {table} WHERE snapshot_id = %(snapshot)s
+                   AND entry_id NOT IN (SELECT entry_id FROM new_)),
+            written_ AS (
+                INSERT INTO {table} ({columns}) SELECT * FROM new_
+                ON CONFLICT (snapshot_id, entry_id) DO UPDATE SET {sets}
+                WHERE ({mine}) IS DISTINCT FROM ({theirs}) RETURNING 1)
+            SELECT COUNT(*) FROM new_
+        """
+    else:
+        sql = f"INSERT INTO {table} ({columns}) {select}"
     params = {
         "snapshot": snapshot_id,
         "event": event_id,
@@ -239,7 +269,7 @@ def insert_ranked_rows(
     }
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount
+        return cursor.fetchone()[0] if replace else cursor.rowcount
 
 
 def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: int) -> bool:
@@ -336,29 +366,57 @@ def _mark_tied_groups(snapshot: StandingsSnapshot) -> None:
             )
 
 
-def _games(event) -> dict[int, tuple[str, bool]]:
-    # ``event`` comes from :func:`_event_with_counts`.
+def _games(event, existing: dict[int, StandingsSnapshot]) -> dict[int, tuple[str, bool]]:
+    # ``event`` comes from :func:`_event_with_counts`, ``existing`` is its snapshots by game.
     """Per game N with results: (fingerprint of what snapshot N depends on, game complete);
     game 0 alone when no game has results.
 
-    One query over the event's games (the kind's own: tables, results, latest result time).
+    Snapshot N depends on the results versions of games 1..N (bumped by triggers on every
+    write of a game's tables and results) and on what ranks them. One read of the event's
+    games finds the first snapshot that changed; only the games from there on are counted
+    (tables, results): normally just the game in progress, not every result of the event.
     """
-    per_game = event.game_kind.round_stats(event)
+    rounds = list(
+        Round.objects.filter(event=event)
+        .order_by("number")
+        .values_list("number", "pk", "results_version")
+    )
     # Who is an entrant depends on the entries, and on check-in under the checked-in rule.
     entries = f"{event.entries_n}/{event.checked_in_n}/{event.entrants}"
     chain = ",".join(event.ranking_chain)
-    games: dict[int, tuple[str, bool]] = {}
-    count, last = 0, None
-    for number, tables_n, results_n, latest in per_game:
-        if not results_n:
-            continue
-        count += results_n
-        last = max(filter(None, (last, latest)), default=None)
-        stamp = last.isoformat() if last else "-"
-        fingerprint = f"{count}|{stamp}|{entries}|{chain}|{event.seed}"
-        games[number] = (fingerprint, tables_n == results_n)
+    suffix = f"|{entries}|{chain}|{event.seed}"
+    running = hashlib.sha1(usedforsecurity=False)
+    fingerprints: dict[int, str] = {}
+    stale_after = None  # games numbered above this are counted again
+    for number, pk, version in rounds:
+        # The game's id too: a game drawn again under its number starts its version anew.
+        running.update(f"{number}:{pk}:{version};".encode())
+        digest = running.copy()
+        digest.update(suffix.encode())
+        fingerprints[number] = digest.hexdigest()
+        snapshot = existing.get(number)
+        # A game never written (version 0) has no results; any other without an up-to-date
+        # snapshot is counted (one whose results were all taken back is counted each run).
+        if stale_after is None and (
+            (snapshot is None and version)
+            or (snapshot is not None and snapshot.fingerprint != fingerprints[number])
+        ):
+            stale_after = number - 1
+    games: dict[int, tuple[str, bool]] = {
+        n: (fingerprints[n], snapshot.complete)
+        for n, snapshot in existing.items()
+        if n in fingerprints
+        and (stale_after is None or n <= stale_after)
+        and snapshot.fingerprint == fingerprints[n]
+    }
+    if stale_after is not None:
+        for number, tables_n, results_n, _latest in event.game_kind.round_stats(
+            event, after=stale_after
+        ):
+            if results_n:
+                games[number] = (fingerprints[number], tables_n == results_n)
     # No results yet: the snapshot lists the entrants (the seated, or the checked-in too).
-    return games or {0: (f"none|{entries}|{chain}|{event.seed}", False)}
+    return games or {0: (f"none{suffix}", False)}
 
 
 def _event_with_counts(event_id: int) -> Event | None:
@@ -408,8 +466,8 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
             log.info("standings: event %s no longer exists", event_id)
             return 0
         chain = event.game_kind.validate_chain(event.ranking_chain)
-        games = _games(event)
         existing = {s.after_game: s for s in StandingsSnapshot.objects.filter(event=event)}
+        games = _games(event, existing)
         # Snapshots of games that no longer have results (a redraw) go.
         gone = [n for n in existing if n not in games]
         if gone:
@@ -425,9 +483,12 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
                     snapshot.save(update_fields=["complete"])
                 previous = (snapshot.pk, n) if n else None
                 continue
+            # PostgreSQL rewrites an existing snapshot's rows in place; SQLite (no DELETE in
+            # a WITH) deletes them first.
+            replace = snapshot is not None and connection.vendor == "postgresql"
             if snapshot is None:
                 snapshot = StandingsSnapshot(event=event, after_game=n)
-            else:
+            elif not replace:
                 Standing.objects.filter(snapshot=snapshot).delete()
             snapshot.version += 1
             snapshot.fingerprint = fingerprint
@@ -442,6 +503,7 @@ def recompute_standings(event_id: int, *, incremental: bool = True) -> int:
                 event.game_kind,
                 event.entrants,
                 previous=previous if incremental else None,
+                replace=replace,
             )
             if _python_passes(snapshot, chain, event.seed):
                 _mark_tied_groups(snapshot)

@@ -56,13 +56,23 @@ def rows(event: Event) -> list[tuple]:
 
 
 def assert_incremental_equals_full(event: Event) -> None:
-    """Bring the standings up to date the normal way, then rewrite every snapshot from
-    every game's results: nothing may differ."""
+    """Bring the standings up to date the normal way (the games' results versions say
+    which snapshots changed), then write every snapshot again from nothing and from every
+    game's results: nothing may differ, the snapshots' completeness and fingerprints
+    included."""
     recompute_standings(event.pk)
-    incremental = rows(event)
-    StandingsSnapshot.objects.filter(event=event).update(fingerprint="")
+    incremental = rows(event), snapshots(event)
+    StandingsSnapshot.objects.filter(event=event).delete()
     recompute_standings(event.pk, incremental=False)
-    assert rows(event) == incremental
+    assert (rows(event), snapshots(event)) == incremental
+
+
+def snapshots(event: Event) -> list[tuple]:
+    return list(
+        StandingsSnapshot.objects.filter(event=event)
+        .order_by("after_game")
+        .values_list("after_game", "complete", "fingerprint")
+    )
 
 
 def open_tables(event: Event) -> list[Table]:

@@ -185,8 +185,11 @@ class GameKind:
         round n (with those the event counts as checked in)."""
         raise NotImplementedError
 
-    def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
-        """Per round, in order: (number, tables, tables with a result, latest result time)."""
+    def round_stats(
+        self, event: Event, *, after: int = 0
+    ) -> Iterable[tuple[int, int, int, datetime | None]]:
+        """Per round numbered above ``after``, in order: (number, tables, tables with a
+        result, latest result time)."""
         raise NotImplementedError
 
     def validate_chain(self, keys: Iterable[str]) -> tuple[str, ...]:

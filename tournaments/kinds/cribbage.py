@@ -180,9 +180,11 @@ class Cribbage(GameKind):
             for seat in ("seat_a_id", "seat_b_id")
         )
 
-    def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
+    def round_stats(
+        self, event: Event, *, after: int = 0
+    ) -> Iterable[tuple[int, int, int, datetime | None]]:
         return (
-            Round.objects.filter(event=event)
+            Round.objects.filter(event=event, number__gt=after)
             .annotate(
                 tables_n=Count("tables"),
                 results_n=Count("tables__result"),

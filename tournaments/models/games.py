@@ -37,6 +37,12 @@ class Round(models.Model):
         _("notes"), default=list, blank=True, help_text=_("What the draw had to compromise on.")
     )
     created_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+    # Bumped by database triggers on every write of the game's tables, results and Stoppa
+    # seats (migration 0014), whoever writes them (services, raw SQL, the admin): the
+    # standings job reads one row per game to see which snapshots changed.
+    results_version = models.PositiveBigIntegerField(
+        _("results version"), default=0, editable=False
+    )
 
     class Meta:
         ordering = ["event", "number"]

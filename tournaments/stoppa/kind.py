@@ -158,10 +158,12 @@ class Stoppa(GameKind):
              WHERE g.event_id = %(event)s AND g.number > %(after)s AND g.number <= %(n)s
                AND g.status = '{Round.Status.RELEASED.value}'"""
 
-    def round_stats(self, event: Event) -> Iterable[tuple[int, int, int, datetime | None]]:
+    def round_stats(
+        self, event: Event, *, after: int = 0
+    ) -> Iterable[tuple[int, int, int, datetime | None]]:
         played = Q(stoppa_tables__number__isnull=False)
         return (
-            Round.objects.filter(event=event)
+            Round.objects.filter(event=event, number__gt=after)
             .annotate(
                 tables_n=Count("stoppa_tables", filter=played),
                 results_n=Count(
