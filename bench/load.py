@@ -98,6 +98,9 @@ from _load_setup import (  # noqa: E402 (bench/ is the script's folder)
 from _open_loop import commit_to_snapshot  # noqa: E402
 from _wrk import WrkRun, run_wrk, wrk_path  # noqa: E402
 
+# Longer than the ratings' gather window (RATINGS_GATHER_SECONDS, 2 s) and a replay's run.
+RESET_SETTLE_SECONDS = 5.0
+
 GZIP = {"Accept-Encoding": "gzip"}
 
 
@@ -432,7 +435,10 @@ def main() -> None:
         print_rows(args, rows)
         sys.stdout.flush()
         reset_reports(event, args.games)
-        time.sleep(2)
+        # The reset takes back rated results (a correction: the ratings replay the event, and
+        # the standings recompute); its jobs run once their gather windows pass. Wait for the
+        # worker to finish them, so the open loop's worker time counts only its own runs.
+        worker_times(server, task_log_size(server), settle=RESET_SETTLE_SECONDS, limit=30.0)
         since = task_log_size(server)
         snapshot = asyncio.run(
             commit_to_snapshot(server.base, event, items, args.rate, args.open_seconds)

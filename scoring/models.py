@@ -446,6 +446,11 @@ class RatingState(models.Model):
     )
     games = models.PositiveIntegerField(_("games processed"), default=0)
     result_id = models.BigIntegerField(_("last rated result"), default=0, editable=False)
+    # The read starts past settled_id (the previous run's result_id: one run of lag) and skips
+    # the ids in recent (rated, above it), so a result whose id was taken before a run but
+    # committed after it (two reports at once) is rated next run instead of forcing a replay.
+    settled_id = models.BigIntegerField(_("settled result"), default=0, editable=False)
+    recent = models.JSONField(_("rated results past the settled one"), default=list, blank=True)
     # Per event of the club (by id): [date, results version, checksum of its rated results,
     # digest of its rated playoff and Stoppa games], as the last run saw them. None: the next
     # run replays from scratch.

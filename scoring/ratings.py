@@ -8,18 +8,19 @@ confirmed game does (after the event's qualifying games, in the bracket's playin
 Forfeits and byes are not games played and are not rated.
 
 The job (:func:`update_club`) is incremental: it reads only the results past its watermark
-(the last rated result's id, in :class:`RatingState`) and rates them on top of the stored
-ratings. That equals a replay of every game exactly (same float64 arithmetic on the same
-values) when each new game comes after every rated game of its players in the club's order:
-games without a player in common commute, and a game of one night's game N has no player in
-common with the other tables of game N. Each player's last rated game is stored
-(``PlayerRating.last_key``) to check it. Anything else is replayed from the start of the
-earliest event concerned, from the ratings the players had before it (their history lines):
-a correction or an undo of a rated result (the event's checksum of its rated results,
-recomputed by SQL, no longer matches), a result committed late under the watermark (the
-same), an event's date moved, a playoff or Stoppa game changed, or a new game placed before
-a rated game of its players. A merged player replays the club from its first game
-(tests/scoring/test_ratings*.py).
+(the previous run's last rated result id, in :class:`RatingState`, less the ids rated since:
+a result whose id was taken before a run but committed after it is still read) and rates
+them on top of the stored ratings. That equals a replay of every game exactly (same float64
+arithmetic on the same values) when each new game comes after every rated game of its
+players in the club's order: games without a player in common commute, and a game of one
+night's game N has no player in common with the other tables of game N. Each player's last
+rated game is stored (``PlayerRating.last_key``) to check it. Anything else is replayed from
+the start of the earliest event concerned, from the ratings the players had before it (their
+history lines): a correction or an undo of a rated result (the event's checksum of its rated
+results, recomputed by SQL, no longer matches), a result committed later still, under the
+watermark (the same), an event's date moved, a playoff or Stoppa game changed, or a new game
+placed before a rated game of its players. A merged player replays the club from its first
+game (tests/scoring/test_ratings*.py).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-from typing import Any
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -219,7 +220,9 @@ def _incremental(
     """
     seen: dict[str, list[Any]] = state.events or {}
     moved = [e for e, line in seen.items() if e not in events or events[e][0] != line[0]]
-    fresh = result_games(Q(winner__event__club_id=club_id, pk__gt=state.result_id))
+    rated_ids = set(state.recent or [])
+    past = result_games(Q(winner__event__club_id=club_id, pk__gt=state.settled_id))
+    fresh = [row for row in past if row.pk not in rated_ids]
     changed = {
         e for e, (_date, version) in events.items() if e not in seen or seen[e][1] != version
     }
@@ -285,11 +288,27 @@ def _incremental(
         last_keys_by_event(new_games),
         upsert=True,
     )
-    state.result_id = max([state.result_id] + [row.pk for row in fresh])
+    _settle(state, state.result_id, [row.pk for row in fresh])
     state.games += len(new_games)
     state.computed_at = timezone.now()
     state.save()
     return "incremental"
+
+
+MAX_RECENT = 5000  # past this many ids above the settled one, settle at the newest instead
+
+
+def _settle(state: RatingState, high: int, rated: list[int], *, full: bool = False) -> None:
+    """Set the watermark after a run that rated ``rated`` (result ids): the settled id moves
+    to the previous run's watermark ``high``, one run behind, and the ids rated above it are
+    kept to be skipped. A result committed late with an id above the settled one is then read
+    next run; one even later (or after a first run, which has no previous watermark) falls
+    back to a replay, as a correction does."""
+    newest = max([0 if full else high, *rated])
+    recent = {pk for pk in [*(state.recent or []), *rated] if pk > high}
+    if not high or len(recent) > MAX_RECENT:
+        high, recent = newest, set()
+    state.settled_id, state.recent, state.result_id = high, sorted(recent), newest
 
 
 def _before(club_id: int, events: dict[str, tuple[str, int]], point: Point):
@@ -338,8 +357,9 @@ def _replay_from(
     kept = {} if point is None else {e: before[e] for e in events if e not in after}
     now_seen = kept | {e: _line(events[e], checksums[e].text(), others, e) for e in after}
     state.events = now_seen
-    watermark = 0 if point is None else state.result_id
-    state.result_id = max([watermark] + [row.pk for row in results])
+    if point is None:
+        state.recent = []
+    _settle(state, state.result_id, [row.pk for row in results], full=point is None)
     state.games = sum(line[4] for line in now_seen.values())
     if point is None:
         state.full_runs += 1

@@ -298,6 +298,30 @@ def test_a_result_committed_late_under_the_watermark_is_not_lost():
     assert_equals_replay(club_id)
 
 
+def test_a_result_committed_late_just_under_the_watermark_is_rated_incrementally():
+    """The same, once a run has a previous watermark: the earlier id is above the settled
+    one (a run behind), so the next run reads it, and the ratings still equal a replay."""
+    club_id, tables = two_nights()
+    assert ratings.update_club(club_id) == "scratch"
+    first = report(tables[0])
+    assert ratings.update_club(club_id) == "incremental"
+    early, late = report(tables[1]), report(tables[2])
+    values = {f.attname: getattr(early, f.attname) for f in GameResult._meta.concrete_fields}
+    early.delete()  # not committed yet, as the run sees it
+    assert ratings.update_club(club_id) == "incremental"
+    state = RatingState.objects.get(club_id=club_id)
+    assert (state.settled_id, state.recent, state.result_id) == (first.pk, [late.pk], late.pk)
+    GameResult.objects.create(**values)  # now it commits, under the watermark
+    changed(tables[1])
+    assert ratings.update_club(club_id) == "incremental"
+    state = RatingState.objects.get(club_id=club_id)
+    assert (state.games, state.full_runs, state.settled_id) == (3, 1, late.pk)
+    assert_equals_replay(club_id)
+    # Rated once: a run with nothing new changes nothing.
+    assert ratings.update_club(club_id) == "current"
+    assert_equals_replay(club_id)
+
+
 @settings(
     max_examples=30,
     deadline=None,
