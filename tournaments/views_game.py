@@ -140,6 +140,10 @@ def _page_context(request: HttpRequest, event, round_, refused=None, swap_form=N
     def card(table):
         if refused_table is not None and table.pk == refused_table.pk:
             return table, refused_form
+        if table.recorded is None:
+            # An open table's form is blank: the card draws its fields without one (a form and
+            # its bound fields, made and looked up for each card, were a fifth of the page).
+            return table, None
         return table, ResultForm(table=table)
 
     seated = []
