@@ -1,10 +1,11 @@
 """The TD's game page of a game in progress on a 1,000-player event (500 open tables).
 
-    python bench/td_game_page.py [--players 1000] [--games 1] [--runs 3] [--requests 20] [--json]
+    python bench/td_game_page.py [--players 1000] [--games 1] [--reported 5] [--runs 3]
+                                 [--requests 20] [--json]
 
 Uses DATABASE_URL when it is set (point it at a scratch database: the script migrates it and
 adds a bench club), else a temporary SQLite file. The event has GAMES games played and one game
-drawn with every table open; a few of its tables carry a player's pending report and one a
+drawn with every table open; REPORTED of its tables carry a player's pending report and one a
 dispute, as on a real night. DEBUG is turned off once set up (as setup_test_environment does: no
 query log). Each page is fetched RUNS x REQUESTS times by one in-process Django test client
 (logged in as the club's TD); every time is the median over the runs of the median request of
@@ -65,6 +66,12 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=1, help="games played before the open one")
+    parser.add_argument(
+        "--reported",
+        type=int,
+        default=5,
+        help="tables with a player's first report (300: a busy night, every card has one)",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -102,10 +109,10 @@ def main() -> None:
     round_ = event.rounds.get(number=number)
     tables = list(round_.tables.filter(seat_b__isnull=False).order_by("number"))
     # A night in progress: a few players' reports wait for the opponent, one table disputed.
-    for table in tables[10:15]:
+    for table in tables[10 : 10 + args.reported]:
         key = result_services.key_for(table.seat_a).key
         result_services.submit(key, table=table, winner=table.seat_a, loser_score=90)
-    disputed = tables[20]
+    disputed = tables[5]  # apart from the reported ones (from table 11 on)
     result_services.submit(
         result_services.key_for(disputed.seat_a).key,
         table=disputed,

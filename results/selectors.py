@@ -273,18 +273,27 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
             tables[table_id] = DeskMark.DISPUTED
     reports: dict[int, dict] = {}
     if round_id is not None:
+        # Plain rows, not models: a game in progress has hundreds of pending reports, and
+        # building three model instances for each was most of the TD's game page.
         pending = (
             Submission.objects.filter(table__round_id=round_id, status=Submission.Status.PENDING)
             .exclude(table_id__in=disputed)
-            .select_related("by_entry__player", "winner__player")
             .order_by("created_at", "pk")
+            .values_list(
+                "pk",
+                "table_id",
+                "by_entry__player__name",
+                "winner__player__name",
+                "loser_score",
+                "forfeit",
+            )
         )
-        for version in pending:  # the latest report of a table wins
-            reports[version.table_id] = {
-                "version": version.pk,
-                "by": version.by_entry.player.name if version.by_entry else "",
-                "winner": version.winner.player.name,
-                "loser_score": version.loser_score,
-                "forfeit": version.forfeit,
+        for pk, table_id, by, winner, loser_score, forfeit in pending:
+            reports[table_id] = {  # the latest report of a table wins
+                "version": pk,
+                "by": by or "",
+                "winner": winner,
+                "loser_score": loser_score,
+                "forfeit": forfeit,
             }
     return DeskMarks(disputes=len(disputed), to_check=len(to_check), tables=tables, reports=reports)

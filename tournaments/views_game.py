@@ -129,7 +129,12 @@ def _page_context(request: HttpRequest, event, round_, refused=None, swap_form=N
     if counts.paged and show == game.Show.OPEN and not find and not round_.is_draft:
         attention, attention_count = game.attention_tables(round_, urgent, desk.reports or {})
     tables = game.game_tables(round_, show=show, find=find, leave_out=[t.pk for t in attention])
-    page = game.page_of(tables, request.GET.get("page"))
+    listed = None  # the open list's length is known: the open tables less those shown above
+    if show == game.Show.OPEN and not find:
+        listed = counts.open - sum(
+            1 for t in attention if t.seat_b_id and getattr(t, "result", None) is None
+        )
+    page = game.page_of(tables, request.GET.get("page"), count=listed)
     shown = [*attention, *page.object_list]
     entry = []
     refused_table, refused_form = refused or (None, None)
@@ -140,6 +145,10 @@ def _page_context(request: HttpRequest, event, round_, refused=None, swap_form=N
     def card(table):
         if refused_table is not None and table.pk == refused_table.pk:
             return table, refused_form
+        if table.recorded is None:
+            # An open table's form is blank: the card draws its fields without one (a form and
+            # its bound fields, made and looked up for each card, were a fifth of the page).
+            return table, None
         return table, ResultForm(table=table)
 
     seated = []

@@ -43,7 +43,7 @@ def table(round_, number: int) -> Table:
 
 def test_a_page_holds_the_same_number_of_cards_and_queries_whatever_the_field(td_client, td_user):
     seen = []
-    for players in (2 * PAGE_SIZE + 10, 4 * PAGE_SIZE + 20):  # 45 and 90 tables
+    for players in (2 * PAGE_SIZE + 10, 4 * PAGE_SIZE + 20):  # 35 and 70 tables
         _event, _round, url = large_game(td_user, players)
         with CaptureQueriesContext(connection) as queries:
             body = td_client.get(url).content.decode()
@@ -200,3 +200,21 @@ def test_a_finished_large_game_stays_small(td_client, game):
     body = td_client.get(url).content.decode()
     assert cards(body) == [] and "Every table of this game has a result." in body
     assert len(body) < 20_000
+
+
+def test_an_open_card_is_blank_and_a_recorded_one_shows_its_result_in_its_fields(td_client, game):
+    # Open cards are drawn without a form: nothing checked, no score; a recorded table's card
+    # still comes with its form, filled with the result.
+    event, round_, url = game
+    done = table(round_, 2)
+    services.record_result(event, table=done, winner=done.seat_b, loser_score=87)
+    body = td_client.get(url, {"show": "all"}).content.decode()
+    open_card = body.split(f'id="card-{table(round_, 1).pk}"')[1].split('<div class="col"')[0]
+    assert " checked" not in open_card and 'name="loser_score" type="number"' in open_card
+    assert 'value=""' in open_card and 'name="reason"' not in open_card
+    done_card = body.split(f'id="card-{done.pk}"')[1].split('<div class="col"')[0]
+    assert (
+        f'value="{done.seat_b.pk}" id="t{done.pk}-w{done.seat_b.pk}" autocomplete="off" checked'
+        in done_card
+    )
+    assert 'value="87"' in done_card and 'name="reason"' in done_card

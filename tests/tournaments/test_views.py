@@ -10,6 +10,7 @@ from django.urls import reverse
 from tests.factories import ClubFactory, UserFactory, event_with_field
 from tournaments import services
 from tournaments.models import GameResult
+from tournaments.selectors_game import PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 
@@ -200,11 +201,12 @@ def test_a_large_game_page_opens_on_its_open_tables_and_finds_one(td_client, td_
     url = reverse("td-game", args=[event.pk, 1])
     page = td_client.get(url).content.decode()
     assert page.count('name="loser_score"') == 10 and "Open tables (10)" in page
-    # All 70 tables, a page of 40 at a time.
+    # All 70 tables, a page of PAGE_SIZE (30) at a time: 30, 30 and 10.
+    assert PAGE_SIZE == 30
     first = td_client.get(url, {"show": "all"}).content.decode()
-    assert first.count('name="loser_score"') == 40 and "Page 1 of 2" in first
-    second = td_client.get(url, {"show": "all", "page": "2"}).content.decode()
-    assert second.count('name="loser_score"') == 30 and "Page 2 of 2" in second
+    assert first.count('name="loser_score"') == 30 and "Page 1 of 3" in first
+    last = td_client.get(url, {"show": "all", "page": "3"}).content.decode()
+    assert last.count('name="loser_score"') == 10 and "Page 3 of 3" in last
     by_number = td_client.get(url, {"find": "7"}).content.decode()
     assert by_number.count('name="loser_score"') == 1
     name = tables[-1].seat_b.player.name
