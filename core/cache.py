@@ -98,7 +98,9 @@ def _redis_count(backend: RedisCache, key: str, window: int) -> int:
     """:func:`count` in one round trip to Redis (Django's add and incr take three: SET NX,
     EXISTS, INCRBY), atomic too: the window cannot close between the two commands."""
     name = backend.make_and_validate_key(key)
-    pipe = backend._cache.get_client(name, write=True).pipeline()  # MULTI ... EXEC
+    # Django's client of the connection pool (not in its stubs): the same pool as its calls.
+    client = backend._cache.get_client(name, write=True)  # type: ignore[attr-defined]
+    pipe = client.pipeline()  # MULTI ... EXEC
     pipe.set(name, 0, ex=window, nx=True)
     pipe.incr(name)
     return int(pipe.execute()[1])
