@@ -4,34 +4,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0004_season_nights'),
+        ("scoring", "0004_season_nights"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='ratingstate',
-            name='digest',
+            model_name="ratingstate",
+            name="digest",
         ),
         migrations.AddField(
-            model_name='playerrating',
-            name='last_key',
-            field=models.CharField(blank=True, editable=False, max_length=48, verbose_name='last rated game'),
+            model_name="playerrating",
+            name="last_key",
+            field=models.CharField(
+                blank=True, editable=False, max_length=48, verbose_name="last rated game"
+            ),
         ),
         migrations.AddField(
-            model_name='ratinghistory',
-            name='last_key',
-            field=models.CharField(blank=True, editable=False, max_length=48, verbose_name='last rated game'),
+            model_name="ratinghistory",
+            name="last_key",
+            field=models.CharField(
+                blank=True, editable=False, max_length=48, verbose_name="last rated game"
+            ),
         ),
         migrations.AddField(
-            model_name='ratingstate',
-            name='events',
-            field=models.JSONField(blank=True, default=None, null=True, verbose_name='events as last rated'),
+            model_name="ratingstate",
+            name="events",
+            field=models.JSONField(
+                blank=True, default=None, null=True, verbose_name="events as last rated"
+            ),
         ),
         migrations.AddField(
-            model_name='ratingstate',
-            name='result_id',
-            field=models.BigIntegerField(default=0, editable=False, verbose_name='last rated result'),
+            model_name="ratingstate",
+            name="result_id",
+            field=models.BigIntegerField(
+                default=0, editable=False, verbose_name="last rated result"
+            ),
         ),
     ]
