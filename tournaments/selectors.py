@@ -198,13 +198,6 @@ def open_tables(event: Event, entries=None) -> dict[int, Table]:
     return found
 
 
-def tables_with_results(round_: Round) -> QuerySet[Table]:
-    """A game's tables with seats, players and results: one query for the entry page."""
-    return round_.tables.select_related(
-        "seat_a__player", "seat_b__player", "result__winner__player"
-    ).order_by("number")
-
-
 def event_round(event: Event, number: int) -> Round:
     """Game ``number`` of ``event`` or 404."""
     round_ = event.rounds.filter(number=number).first()
