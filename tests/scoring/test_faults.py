@@ -39,7 +39,7 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 60
 APP_NAME = "pegboard-fault-test"
-CONVERGE_WITHIN = 15.0  # seconds after recovery (wanted: 10; the slack is for a loaded CI machine)
+CONVERGE_WITHIN = 10.0  # seconds after recovery (measured: 0.0-2.9 s on a quiet machine)
 
 HALL = """
 import os, sys, time
@@ -49,21 +49,32 @@ django.setup()
 from django.db import OperationalError, InterfaceError, connection
 from tournaments import services
 from tournaments.models import Event, Table
-event = Event.objects.get(pk=int(sys.argv[1]))
-delay = float(sys.argv[2])
-acknowledged = 0
-for table_id in list(Table.objects.filter(round__event=event, seat_b__isnull=False)
-                     .order_by("number").values_list("pk", flat=True)):
+
+def retrying(step):
+    # The server may drop us at any statement, the first ones included (on a loaded machine
+    # the fault can come while the hall is still starting): a new connection, and again.
     for attempt in range(20):
         try:
-            table = Table.objects.get(pk=table_id)
-            services.record_result(event, table=table, winner=table.seat_a_id,
-                                   loser_score=60 + table.number % 60)
-            acknowledged += 1
-            break
+            return step()
         except (OperationalError, InterfaceError):
-            connection.close()  # the server dropped us: a new connection, and try again
+            connection.close()
             time.sleep(0.25)
+    return None
+
+event = retrying(lambda: Event.objects.get(pk=int(sys.argv[1])))
+delay = float(sys.argv[2])
+tables = retrying(lambda: list(Table.objects.filter(round__event=event, seat_b__isnull=False)
+                               .order_by("number").values_list("pk", flat=True)))
+
+def report(table_id):
+    table = Table.objects.get(pk=table_id)
+    return services.record_result(event, table=table, winner=table.seat_a_id,
+                                  loser_score=60 + table.number % 60)
+
+acknowledged = 0
+for table_id in tables:
+    if retrying(lambda: report(table_id)) is not None:
+        acknowledged += 1
     time.sleep(delay)
 print("acknowledged", acknowledged, flush=True)
 """
@@ -227,6 +238,7 @@ def run_scenario(parts: Parts, fault, name: str, delay: float = 0.05) -> None:
     time.sleep(1.0)  # mid-burst
     recovered = fault()
     out, _ = hall.communicate(timeout=180)
+    assert "acknowledged" in out, f"the hall stopped before its last report:\n{out[-3000:]}"
     acknowledged = int(out.split("acknowledged")[-1].split()[0])
     saved = GameResult.objects.filter(table__round__event=event).count()
     assert acknowledged == saved == TABLES, out
