@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from results.models import Dispute, Submission
 from scoring.models import MasterPoints, SpecialHand
+from tournaments.audit_chain import append_audit
 from tournaments.models import (
     AuditEntry,
     Bracket,
@@ -56,7 +58,7 @@ def _import_reports(
 
 
 def _import_audit(data: dict, event: Event, tables: dict, check: _Check) -> None:
-    made, times = [], []
+    made = []
     for i, row in enumerate(data.get("audit", [])):
         path = f"audit[{i}]"
         made.append(
@@ -68,11 +70,13 @@ def _import_audit(data: dict, event: Event, tables: dict, check: _Check) -> None
                 old=row.get("old"),
                 new=row.get("new"),
                 reason=text(row, "reason"),
+                at=check.when(row, "at", path) or timezone.now(),
             )
         )
-        times.append(check.when(row, "at", path))
-    AuditEntry.objects.bulk_create(made, batch_size=BATCH)
-    _keep_times(AuditEntry, made, "at", times)
+    # Chained anew, in the archive's order: the digests cover the event's, tables' and
+    # users' ids, which are new here, so the archive's digests cannot be kept (the export
+    # says which digests it had; verify_audit vouches for this database's chain from here).
+    append_audit(event, made, batch_size=BATCH)
 
 
 def _import_disputes(

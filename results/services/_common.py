@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.services.results import Agreed, HeldTable, Version, settle_table
 
@@ -28,9 +29,10 @@ def _actor(entry: Entry | None, user) -> str:
 
 
 def _audit(event, table, *, action, entry=None, user=None, old=None, new=None, reason=""):
-    _audit_row(
+    row = _audit_row(
         event, table, action=action, entry=entry, user=user, old=old, new=new, reason=reason
-    ).save()
+    )
+    append_audit(event, [row])
 
 
 def _audit_row(

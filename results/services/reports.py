@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from core.engine_messages.cribbage import describe_error, problem_text
 from core.errors import ServiceError
 from games.cribbage import CribbageError, check_claim, verify_game
-from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
+from tournaments.audit_chain import append_audit
+from tournaments.models import Entry, Event, GameResult, Table
 from tournaments.services.results import Agreed, HeldTable, Version
 
 from ..error_codes import ResultsError
@@ -340,14 +341,14 @@ def _store(
     )
     if theirs is None:
         _save(mine)
-        submitted.save()
+        append_audit(event, [submitted])
         return SubmitOutcome(mine, ReportState.PENDING), None
     if theirs.same_outcome(mine) and event.confirmation == Event.Confirmation.DESK_CHECK:
         # Both keys may have come from one table card: the desk checks before it counts.
         _save(mine, Submission.Status.TO_CHECK)
         _move([theirs], Submission.Status.TO_CHECK)
         checking = _audit_row(event, table, action="to_check", entry=entry, new=held.values)
-        AuditEntry.objects.bulk_create([submitted, checking])
+        append_audit(event, [submitted, checking])
         return SubmitOutcome(mine, ReportState.TO_CHECK), None
     if theirs.same_outcome(mine):
         agreed = _confirm_mine(table, mine, versions, entry=entry, audits=(submitted,))
@@ -437,7 +438,7 @@ def _open_dispute(
         dispute.reason = reason
         dispute.save(update_fields=["ruled_at", "ruling", "reason"])
     disputed = _audit_row(event, table, action="disputed", entry=entry, reason=reason)
-    AuditEntry.objects.bulk_create([*before, disputed])
+    append_audit(event, [*before, disputed])
     return dispute
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .events import Event
@@ -17,6 +18,9 @@ class AuditEntry(models.Model):
     the results app adds the steps before a result (submitted, disputed). Values name the
     players (``{"winner": "Ann Whitfield", "loser": "Bob Ng", "loser_score": 95, ...}``), so
     the log reads the same after an entry is merged or renamed.
+
+    Rows are written only through ``tournaments.audit_chain.append_audit``, which chains
+    them (``digest``) so that a row changed behind the application's back is detected.
     """
 
     event = models.ForeignKey(
@@ -42,7 +46,12 @@ class AuditEntry(models.Model):
     old = models.JSONField(_("old value"), null=True, blank=True)
     new = models.JSONField(_("new value"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
-    at = models.DateTimeField(_("when"), auto_now_add=True)
+    # Set when the row is made (not on save): the chain's digest covers it before the INSERT.
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    # The hash chain (tournaments.audit_chain): hex SHA-256 of the previous entry of the
+    # event ("" for the first) and of this entry's content with it.
+    previous_digest = models.CharField(_("previous digest"), max_length=64, blank=True)
+    digest = models.CharField(_("digest"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["event", "-at", "-pk"]

@@ -171,6 +171,11 @@ class Event(models.Model):
     results_version = models.PositiveBigIntegerField(
         _("results version"), default=0, editable=False
     )
+    # The digest of the audit log's last entry (tournaments.audit_chain): the chain's head,
+    # moved by every append; a deleted last entry no longer reaches it.
+    audit_digest = models.CharField(
+        _("audit log digest"), max_length=64, blank=True, default="", editable=False
+    )
     table_size = models.PositiveSmallIntegerField(
         _("players per table"),
         default=4,
@@ -205,6 +210,18 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def save(self, *args, **kwargs) -> None:
+        """Save; a whole-row save of a stored event (the admin, a settings form) leaves the
+        audit chain's head alone: only ``audit_chain`` moves it, under its lock, and an
+        instance read before a report would otherwise write an old head back."""
+        if kwargs.get("update_fields") is None and not self._state.adding and self.pk:
+            kwargs["update_fields"] = [
+                f.attname
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.attname != "audit_digest"
+            ]
+        super().save(*args, **kwargs)
 
     @property
     def game_kind(self) -> kinds.GameKind:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments import hooks
+from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Event, GameResult
 
 from ..error_codes import TournamentsError
@@ -29,13 +30,18 @@ def set_counts_for_season(event: Event, counts: bool, *, user: UserLike = None) 
     event = locked_event(event)
     if event.counts_for_season == counts:
         return event
-    AuditEntry.objects.create(
-        event=event,
-        user=acting_user(user),
-        actor=actor_name(user),
-        action="season_counting",
-        old={"counts_for_season": event.counts_for_season},
-        new={"counts_for_season": counts},
+    append_audit(
+        event,
+        [
+            AuditEntry(
+                event=event,
+                user=acting_user(user),
+                actor=actor_name(user),
+                action="season_counting",
+                old={"counts_for_season": event.counts_for_season},
+                new={"counts_for_season": counts},
+            )
+        ],
     )
     event.counts_for_season = counts
     event.save(update_fields=["counts_for_season"])
@@ -62,14 +68,19 @@ def cancel_event(event: Event, *, user: UserLike = None, reason: str = "") -> Ev
             _("Keep the reason under %(n)s characters.") % {"n": REASON_LENGTH},
             field="reason",
         )
-    AuditEntry.objects.create(
-        event=event,
-        user=acting_user(user),
-        actor=actor_name(user),
-        action="event_cancelled",
-        old={"status": event.status},
-        new={"status": Event.Status.CANCELLED},
-        reason=reason,
+    append_audit(
+        event,
+        [
+            AuditEntry(
+                event=event,
+                user=acting_user(user),
+                actor=actor_name(user),
+                action="event_cancelled",
+                old={"status": event.status},
+                new={"status": Event.Status.CANCELLED},
+                reason=reason,
+            )
+        ],
     )
     event.status = Event.Status.CANCELLED
     event.save(update_fields=["status"])

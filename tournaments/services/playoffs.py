@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
+from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Bracket, Entry, Event, PlayoffGame, PlayoffMatch
 from tournaments.outcome import OutcomeError, game_outcome
 
@@ -326,19 +327,24 @@ def record_playoff_game(
             "pk", "player__name"
         )
     )
-    AuditEntry.objects.create(
-        event=event,
-        table=None,
-        user=acting_user(user),
-        actor=actor_name(user),
-        action="playoff_game",
-        new={
-            "match": row.code,
-            "game": game.number,
-            "winner": names.get(winner_id, str(winner_id)),
-            "loser_score": loser_score,
-            "forfeit": forfeit,
-        },
+    append_audit(
+        event,
+        [
+            AuditEntry(
+                event=event,
+                table=None,
+                user=acting_user(user),
+                actor=actor_name(user),
+                action="playoff_game",
+                new={
+                    "match": row.code,
+                    "game": game.number,
+                    "winner": names.get(winner_id, str(winner_id)),
+                    "loser_score": loser_score,
+                    "forfeit": forfeit,
+                },
+            )
+        ],
     )
     bridge.save_bracket(bracket, pure)
     # A playoff game is a confirmed game: the final places and the ratings follow it.
@@ -363,19 +369,24 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str, user: UserLike
                 TournamentsError.LATER_GAMES,
                 _("The players of match %(code)s have already played on.") % {"code": row.code},
             )
-    AuditEntry.objects.create(
-        event=event,
-        table=None,
-        user=acting_user(user),
-        actor=actor_name(user),
-        action="playoff_game_undone",
-        old={
-            "match": row.code,
-            "game": last.number,
-            "winner": last.winner.player.name,
-            "loser_score": last.loser_score,
-            "forfeit": last.forfeit,
-        },
+    append_audit(
+        event,
+        [
+            AuditEntry(
+                event=event,
+                table=None,
+                user=acting_user(user),
+                actor=actor_name(user),
+                action="playoff_game_undone",
+                old={
+                    "match": row.code,
+                    "game": last.number,
+                    "winner": last.winner.player.name,
+                    "loser_score": last.loser_score,
+                    "forfeit": last.forfeit,
+                },
+            )
+        ],
     )
     last.delete()
     bridge.save_bracket(bracket, bridge.pure_bracket(bracket))

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments import hooks
+from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
 from tournaments.outcome import OutcomeError, game_outcome
 
@@ -443,10 +444,7 @@ def write_result(
         new=audit_values(result, table),
         reason=reason,
     )
-    if audits:
-        AuditEntry.objects.bulk_create([*audits, written])
-    else:
-        written.save()
+    append_audit(event, [*audits, written])
     hooks.results_changed(event.pk)
     return result
 
@@ -579,7 +577,7 @@ def write_results(
     for row in updated:
         row.pk = None
     GameResult.objects.bulk_create(created + updated, batch_size=1000)
-    AuditEntry.objects.bulk_create(audits, batch_size=1000)
+    append_audit(event, audits, batch_size=1000)
     if len(audits) >= BULK_ANALYZE_ROWS:
         analyze(GameResult, AuditEntry)
     if audits:

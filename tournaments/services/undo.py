@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments import hooks
+from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Bracket, Entry, Event, GameResult, Table
 
 from ..error_codes import TournamentsError
@@ -154,16 +155,21 @@ def undo_last_result(event: Event, *, user: UserLike = None, reason: str = "") -
         draft_removed = draft.number
         draft.delete()
     result.delete()
-    AuditEntry.objects.create(
-        event=event,
-        table=table,
-        user=acting_user(user),
-        actor=actor_name(user),
-        action="undone",
-        old=old,
-        new=None,
-        reason=(reason or "").strip()[:300]
-        or _("Undone: %(result)s") % {"result": describe_result(old)},
+    append_audit(
+        event,
+        [
+            AuditEntry(
+                event=event,
+                table=table,
+                user=acting_user(user),
+                actor=actor_name(user),
+                action="undone",
+                old=old,
+                new=None,
+                reason=(reason or "").strip()[:300]
+                or _("Undone: %(result)s") % {"result": describe_result(old)},
+            )
+        ],
     )
     hooks.result_removed(event.pk, table.pk)
     hooks.results_changed(event.pk)

@@ -30,6 +30,7 @@ from core.errors import ServiceError
 from games.stoppa import verify_deal
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
+from tournaments.audit_chain import append_audit
 from tournaments.error_codes import TournamentsError
 from tournaments.limits import MAX_NET
 from tournaments.models import AuditEntry, Entry, Event, Round, StoppaSeat, StoppaTable
@@ -372,14 +373,19 @@ def _audit_nets(
     """The audit row of a Stoppa table's nets, by player name, with the session and table
     (``actor``: who, when not the signed-in user, e.g. the players who confirmed them)."""
     where = {"session": row.round.number, "table": row.number}
-    AuditEntry.objects.create(
-        event=event,
-        table=None,
-        user=acting_user(user),
-        actor=actor or actor_name(user),
-        action=action,
-        old=where | {"nets": old} if old is not None else None,
-        new=where | {"nets": new} if new is not None else None,
+    append_audit(
+        event,
+        [
+            AuditEntry(
+                event=event,
+                table=None,
+                user=acting_user(user),
+                actor=actor or actor_name(user),
+                action=action,
+                old=where | {"nets": old} if old is not None else None,
+                new=where | {"nets": new} if new is not None else None,
+            )
+        ],
     )
 
 
