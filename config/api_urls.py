@@ -99,3 +99,14 @@ urlpatterns += [
         name="api-event-export",
     ),
 ]
+
+# The public check of an event's results log (issue 27).
+from scoring import views_verify  # noqa: E402
+
+urlpatterns += [
+    path(
+        "events/<int:event_id>/audit/verify/",
+        views_verify.EventAuditVerify.as_view(),
+        name="api-event-verify",
+    ),
+]

@@ -64,3 +64,10 @@ urlpatterns += [
         name="club-ratings-recompute",
     ),
 ]
+
+# The public check of an event's results log (issue 27).
+from . import views_verify  # noqa: E402
+
+urlpatterns += [
+    path("events/<int:event_id>/verify/", views_verify.event_verify, name="event-verify"),
+]
