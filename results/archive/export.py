@@ -212,9 +212,13 @@ def export_event(event: Event) -> dict[str, Any]:
                 "new": a.new,
                 "reason": a.reason,
                 "at": _when(a.at),
+                "previous_digest": a.previous_digest,
+                "digest": a.digest,
             }
-            for a in AuditEntry.objects.filter(event=event).order_by("at", "pk")
+            # The chain's order (tournaments.audit_chain), which the import keeps.
+            for a in AuditEntry.objects.filter(event=event).order_by("pk")
         ],
+        "audit_digest": event.audit_digest,
         "submissions": [
             {
                 "ref": submission_ref[s.pk],

@@ -42,6 +42,8 @@ def _ref(*, null: bool = False) -> dict:
 
 BOOL = {"title": "bool", "type": "boolean"}
 WHEN = {"title": "when", "type": ["string", "null"]}
+# A hex SHA-256 of the audit chain ("" before the first entry).
+DIGEST = {"title": "digest", "type": ["string", "null"], "pattern": "^([0-9a-f]{64})?$"}
 
 
 def _list(items: dict, limit: int = LIST) -> dict:
@@ -206,6 +208,10 @@ def archive_schema() -> dict:
             "action": _text(40, blank=False),
             "reason": _text(300),
             "at": WHEN,
+            # The entry's place in the event's hash chain as exported (tournaments.
+            # audit_chain); an import chains the entries anew (the ids they cover are new).
+            "previous_digest": DIGEST,
+            "digest": DIGEST,
         },
         ("action",),
     )
@@ -313,6 +319,8 @@ def archive_schema() -> dict:
                 "games": _list(game, limit=40),
                 "submissions": _list(submission),
                 "audit": _list(audit),
+                # The final digest of the audit log (its chain's head) when it was exported.
+                "audit_digest": DIGEST,
                 "disputes": _list(dispute),
                 "playoff": _nullable(playoff),
                 "special_hands": _list(special_hand),

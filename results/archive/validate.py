@@ -104,6 +104,8 @@ def _describe(error: ValidationError) -> tuple[str, str]:
         what = _("does not name one of the archive's entries")
     elif kind == "when":
         what = _("should be a date and time (ISO 8601)")
+    elif kind == "digest":
+        what = _("should be a SHA-256 digest (64 hexadecimal digits)")
     elif kind == "date":
         what = _("should be a date (YYYY-MM-DD)")
     elif kind == "list":
