@@ -183,3 +183,30 @@ def test_a_td_action_waits_for_a_report_in_flight():
 
     with transaction.atomic():
         assert tournament_services.locked_event(event).pk == event.pk
+
+
+def test_reports_at_every_table_at_once_keep_one_audit_chain():
+    """Issue 27: reports hold the event only in share mode, so two of them could chain onto
+    the same head; the head's lock (``FOR NO KEY UPDATE``, taken to append) makes them take
+    turns for the append only. 16 players report at 8 tables at the same moment."""
+    require_service("PostgreSQL", connection.vendor == "postgresql", "set DATABASE_URL")
+    from tournaments.audit_chain import verify_chain
+    from tournaments.models import AuditEntry
+
+    event = event_with_field(16)
+    tables = list(tournament_services.draw_next_game(event).tables.filter(seat_b__isnull=False))
+    calls = []
+    for table in tables:
+        for seat in (table.seat_a, table.seat_b):
+            key = services.key_for(seat).key
+            calls.append(
+                lambda k=key, t=table: services.submit(
+                    k, table=t.pk, winner=t.seat_a_id, loser_score=90
+                )
+            )
+    outcomes = run_together(*calls)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert GameResult.objects.filter(table__round__event=event).count() == len(tables)
+    check = verify_chain(event)
+    assert check.intact, check.first_mismatch
+    assert check.entries == AuditEntry.objects.filter(event=event).count() == 3 * len(tables)
