@@ -257,7 +257,7 @@ def reset_reports(event, games: int) -> None:
 
     from results.models import Dispute, Submission
     from tournaments.hooks import results_changed
-    from tournaments.models import AuditEntry, GameResult
+    from tournaments.models import AuditEntry, Event, GameResult
 
     with transaction.atomic():
         scope = {"table__round__event": event, "table__round__number__gt": games}
@@ -265,6 +265,8 @@ def reset_reports(event, games: int) -> None:
         Submission.objects.filter(**scope).delete()
         GameResult.objects.filter(**scope).delete()
         AuditEntry.objects.filter(event=event).delete()
+        # The audit chain starts again with the log (its head is the event's).
+        Event.objects.filter(pk=event.pk).update(audit_digest="")
         results_changed(event.pk)
     redis.Redis.from_url(CACHE).flushdb()
 
