@@ -2,7 +2,8 @@
 
 Each :class:`~tournaments.models.AuditEntry` carries ``digest``, the SHA-256 of its content
 and of the previous entry's digest (``previous_digest``; "" for an event's first entry), and
-the event keeps the last digest (``Event.audit_digest``, the chain's head). The chain's order
+the event keeps the last digest (``Event.audit_digest``, the chain's head, moved by a
+trigger on every INSERT of audit rows). The chain's order
 is the entries' id order within the event. A row changed or deleted behind the
 application's back (raw SQL, the admin's database) no longer matches: :func:`verify_chain`
 recomputes the chain and names the first entry that does not, and a deleted last entry
@@ -81,7 +82,7 @@ def _locked_head(event_id: int) -> str:
     ``shared_event_lock``), so that reports at other tables do not wait for each other.
     Two reports could then chain onto the same head; ``FOR NO KEY UPDATE`` here makes the
     appenders of one event take turns for the last steps of their transactions only (append,
-    move the head, commit). It conflicts with the TD's ``FOR UPDATE`` and with other
+    commit). It conflicts with the TD's ``FOR UPDATE`` and with other
     appenders, not with the share locks of reports still checking their tables, and the
     re-read after a wait sees the head the previous appender committed (READ COMMITTED locks
     the row's newest version). A writer that already holds ``FOR UPDATE`` is granted it at
@@ -101,14 +102,14 @@ def append_audit(
     event: Event | int, rows: Sequence[AuditEntry], *, batch_size: int | None = None
 ) -> list[AuditEntry]:
     """Write ``rows`` (entries of ``event``, in order) at the end of the event's chain: in
-    three statements whatever their number (lock and read the head, one INSERT, move the
-    head). The caller runs it in its transaction (the lock is held to its end)."""
+    two statements whatever their number (lock and read the head, one INSERT; the INSERT's
+    trigger, of migration 0015, moves the head to the last row's digest in that statement).
+    The caller runs it in its transaction (the lock is held to its end)."""
     if not rows:
         return []
     event_id = event if isinstance(event, int) else event.pk
     head = chain(rows, _locked_head(event_id))
     made = AuditEntry.objects.bulk_create(list(rows), batch_size=batch_size)
-    Event.objects.filter(pk=event_id).update(audit_digest=head)
     if isinstance(event, Event):
         event.audit_digest = head
     return made
@@ -154,13 +155,3 @@ def verify_chain(event: Event) -> ChainCheck:
     if mismatch is None and (head or GENESIS) != previous:
         mismatch = Mismatch(None, head or GENESIS, previous)
     return ChainCheck(entries=count, digest=previous, first_mismatch=mismatch)
-
-
-def rebuild_chain(event_id: int) -> str:
-    """Compute the chain of an event's existing entries (a migration of old rows, an
-    imported event): the stored digests are replaced, and the head set."""
-    rows = list(AuditEntry.objects.filter(event_id=event_id).order_by("pk"))
-    head = chain(rows, GENESIS)
-    AuditEntry.objects.bulk_update(rows, ["previous_digest", "digest"], batch_size=1000)
-    Event.objects.filter(pk=event_id).update(audit_digest=head)
-    return head

@@ -4,6 +4,47 @@ import django.utils.timezone
 from django.db import migrations, models
 
 
+# The chain's head follows every INSERT of audit rows in the same statement (no UPDATE of
+# the event of its own): the digest of the event's last new row. PostgreSQL once per
+# statement (a bulk insert), SQLite once per row, in the rows' order.
+HEAD = "tournaments_auditentry_head"
+POSTGRESQL = (
+    [
+        f"CREATE FUNCTION {HEAD}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "UPDATE tournaments_event e SET audit_digest = n.digest FROM (SELECT DISTINCT ON "
+        "(event_id) event_id, digest FROM new_rows ORDER BY event_id, id DESC) n "
+        "WHERE e.id = n.event_id; RETURN NULL; END $$",
+        f"CREATE TRIGGER {HEAD} AFTER INSERT ON tournaments_auditentry REFERENCING NEW TABLE "
+        f"AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION {HEAD}()",
+    ],
+    [
+        f"DROP TRIGGER IF EXISTS {HEAD} ON tournaments_auditentry",
+        f"DROP FUNCTION IF EXISTS {HEAD}()",
+    ],
+)
+SQLITE = (
+    [
+        f"CREATE TRIGGER {HEAD} AFTER INSERT ON tournaments_auditentry FOR EACH ROW BEGIN "
+        "UPDATE tournaments_event SET audit_digest = NEW.digest WHERE id = NEW.event_id; END"
+    ],
+    [f"DROP TRIGGER IF EXISTS {HEAD}"],
+)
+
+
+def _statements(vendor: str) -> tuple[list[str], list[str]]:
+    return {"postgresql": POSTGRESQL, "sqlite": SQLITE}.get(vendor, ([], []))
+
+
+def create_trigger(apps, schema_editor):
+    for sql in _statements(schema_editor.connection.vendor)[0]:
+        schema_editor.execute(sql)
+
+
+def drop_trigger(apps, schema_editor):
+    for sql in _statements(schema_editor.connection.vendor)[1]:
+        schema_editor.execute(sql)
+
+
 def chain_existing(apps, schema_editor):
     """Chain every event's existing entries in id order (the chain's order)."""
     # The digest's definition itself: it must not change, or every stored chain would break.
@@ -52,4 +93,5 @@ class Migration(migrations.Migration):
             field=models.DateTimeField(default=django.utils.timezone.now, verbose_name="when"),
         ),
         migrations.RunPython(chain_existing, migrations.RunPython.noop),
+        migrations.RunPython(create_trigger, drop_trigger),
     ]
