@@ -42,11 +42,12 @@ def _when(at: datetime) -> str:
 
 def canonical(entry: AuditEntry, previous: str) -> bytes:
     """The bytes an entry's digest is taken over: sorted-key JSON of its content (the
-    event, table and user by id, the time in ISO UTC) and the previous entry's digest."""
+    event, table and user by id, as written; the time in ISO UTC) and the previous entry's
+    digest."""
     content = {
         "event": entry.event_id,
-        "table": entry.table_id,
-        "user": entry.user_id,
+        "table": entry.written_table_id,
+        "user": entry.written_user_id,
         "actor": entry.actor,
         "action": entry.action,
         "old": _json(entry.old),
@@ -64,11 +65,13 @@ def digest_of(entry: AuditEntry, previous: str) -> str:
 
 
 def chain(rows: Iterable[AuditEntry], previous: str) -> str:
-    """Chain ``rows`` (in order) onto ``previous``: sets their time (when not set), previous
-    digest and digest; answers the last digest."""
+    """Chain ``rows`` (in order) onto ``previous``: sets their time (when not set), the ids
+    of their table and user as written, previous digest and digest; answers the last
+    digest."""
     for row in rows:
         if row.at is None:
             row.at = timezone.now()
+        row.written_table_id, row.written_user_id = row.table_id, row.user_id
         row.previous_digest = previous
         row.digest = previous = digest_of(row, previous)
     return previous

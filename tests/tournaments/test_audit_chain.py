@@ -163,3 +163,19 @@ def test_the_migration_chains_existing_rows(td_user):
     migration = importlib.import_module("tournaments.migrations.0015_audit_chain")
     migration.chain_existing(apps, None)
     assert verify_chain(event).intact
+
+
+def test_a_table_drawn_again_or_a_user_deleted_leaves_the_chain_intact(td_user):
+    """The foreign keys become NULL (a game drawn again after its results were undone, a
+    user deleted): the digest covers the ids as written, so the log stays intact."""
+    event = event_with_field(4)
+    round_ = services.draw_next_game(event)
+    table = round_.tables.order_by("number").first()
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=80, user=td_user)
+    services.undo_last_result(event, user=td_user, reason="Wrong draw")
+    services.redraw_game(round_)
+    td_user.delete()
+    log = rows(event)
+    assert [(r.table_id, r.user_id) for r in log] == [(None, None), (None, None)]
+    assert log[0].written_table_id == table.pk and log[0].written_user_id is not None
+    assert verify_chain(event).intact

@@ -56,7 +56,11 @@ def chain_existing(apps, schema_editor):
     for event_id in list(ids):
         rows = list(AuditEntry.objects.filter(event_id=event_id).order_by("pk"))
         head = chain(rows, "")
-        AuditEntry.objects.bulk_update(rows, ["previous_digest", "digest"], batch_size=1000)
+        AuditEntry.objects.bulk_update(
+            rows,
+            ["written_table_id", "written_user_id", "previous_digest", "digest"],
+            batch_size=1000,
+        )
         Event.objects.filter(pk=event_id).update(audit_digest=head)
 
 
@@ -91,6 +95,16 @@ class Migration(migrations.Migration):
             model_name="auditentry",
             name="at",
             field=models.DateTimeField(default=django.utils.timezone.now, verbose_name="when"),
+        ),
+        migrations.AddField(
+            model_name="auditentry",
+            name="written_table_id",
+            field=models.PositiveBigIntegerField(blank=True, editable=False, null=True),
+        ),
+        migrations.AddField(
+            model_name="auditentry",
+            name="written_user_id",
+            field=models.PositiveBigIntegerField(blank=True, editable=False, null=True),
         ),
         migrations.RunPython(chain_existing, migrations.RunPython.noop),
         migrations.RunPython(create_trigger, drop_trigger),

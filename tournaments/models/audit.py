@@ -51,6 +51,11 @@ class AuditEntry(models.Model):
     # The hash chain (tournaments.audit_chain): hex SHA-256 of the previous entry of the
     # event ("" for the first) and of this entry's content with it.
     previous_digest = models.CharField(_("previous digest"), max_length=64, blank=True)
+    # The table's and the user's ids as written, which the digest covers: the foreign keys
+    # above become NULL when a table is drawn again (after its results were undone) or a
+    # user deleted, and the chain must not break for that.
+    written_table_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    written_user_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
     digest = models.CharField(_("digest"), max_length=64, blank=True)
 
     class Meta:
