@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.urls import reverse
 
@@ -74,3 +75,18 @@ def test_the_api_is_in_the_openapi_schema(api):
     schema = api.get("/api/v1/schema/", {"format": "json"}).json()
     operation = schema["paths"]["/api/v1/events/{event_id}/audit/verify/"]["get"]
     assert "200" in operation["responses"]
+
+
+def test_a_new_entry_shows_at_once_and_a_deleted_last_one_is_said(client, played):
+    url = reverse("event-verify", args=[played.pk])
+    assert '<dd class="col-12 col-sm-9" id="entries">3</dd>' in client.get(url).content.decode()
+    table = played.rounds.get().tables.order_by("number").first()
+    services.record_result(played, table=table, winner=table.seat_b, loser_score=9, reason="x")
+    html = client.get(url).content.decode()  # the head moved: not the cached check
+    assert '<dd class="col-12 col-sm-9" id="entries">4</dd>' in html and "intact" in html
+    last = AuditEntry.objects.filter(event=played).order_by("pk").last()
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM tournaments_auditentry WHERE id = %s", [last.pk])
+    cache.clear()  # a check is kept a minute at the same head
+    html = client.get(url).content.decode()
+    assert "Entries are missing at its end." in html and "The log is intact." not in html
