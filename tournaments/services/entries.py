@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -12,7 +11,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from tournaments import hooks, names, selectors
 from tournaments import pairing_bridge as bridge
-from tournaments.models import Bracket, Entry, Event, ForbiddenPair, Player
+from tournaments.models import ACC_NUMBER, Bracket, Entry, Event, ForbiddenPair, Player
 
 from ..error_codes import TournamentsError
 from ._common import locked_event
@@ -245,8 +244,6 @@ def check_in_all(event: Event) -> int:
     return checked
 
 
-# An ACC number after the name: a digit, no spaces ("Whitfield, Ann" is a name, not a number).
-ACC_NUMBER = re.compile(r"^[A-Za-z]{0,3}-?\d[\w-]{0,19}$")
 MAX_IMPORT_LINES = 2000
 HEADER_WORDS = {"name", "names", "player", "players", "nome", "giocatore"}
 

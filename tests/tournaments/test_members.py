@@ -1,0 +1,117 @@
+"""Members and guests (issue 27): a membership per club and season with a checked ACC number,
+and the ACC guest rule at the door: 4 nights or a 12-point card, then the guest must join."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from core.errors import ServiceError
+from tests.factories import ClubFactory, PlayerFactory
+from tests.scoring.test_seasons import night
+from tournaments.models import Player
+from tournaments.selectors_members import guest_status, season_dates
+from tournaments.services.members import save_membership, set_guest_rule
+
+pytestmark = pytest.mark.django_db
+OCT = datetime.date(2026, 10, 6)
+WEEK = datetime.timedelta(days=7)
+
+
+@pytest.fixture
+def club():
+    club = ClubFactory(name="Peg City")
+    # The club keeps a roll: whoever has no membership for the season is a guest.
+    save_membership(
+        club,
+        PlayerFactory(name="Ann Whitfield", home_club=club),
+        acc_number="A-10234",
+        dues_paid="25.00",
+        paid_on=datetime.date(2026, 9, 2),
+        member_since=datetime.date(2019, 9, 1),
+        season_start=datetime.date(2026, 9, 1),
+        season_end=datetime.date(2027, 5, 31),
+    )
+    return club
+
+
+def test_a_membership_keeps_its_number_dues_and_dates(club):
+    ann = Player.objects.get(name="Ann Whitfield")
+    row = ann.memberships.get()
+    assert (row.acc_number, row.dues_paid, row.paid_on) == (
+        "A-10234",
+        Decimal("25.00"),
+        datetime.date(2026, 9, 2),
+    )
+    assert ann.acc_number == "A-10234"  # a player without a number is given the member's
+    status = guest_status(club, ann, OCT)
+    assert (status.is_member, status.must_join, status.label) == (True, False, "Member")
+    assert not guest_status(club, ann, datetime.date(2027, 10, 6)).is_member  # next season
+
+
+@pytest.mark.parametrize("bad", ["12 345", "ABCD-1", "-", "x", "12345678901234567890123"])
+def test_a_badly_formed_acc_number_is_refused_with_its_code(club, bad):
+    zoe = PlayerFactory(name="Zoë Lindqvist", home_club=club)
+    with pytest.raises(ServiceError) as refused:
+        save_membership(club, zoe, acc_number=bad)
+    assert (refused.value.code, refused.value.field) == ("bad_acc_number", "acc_number")
+    assert not zoe.memberships.exists()
+
+
+def test_a_number_held_by_another_player_is_refused(club):
+    zoe = PlayerFactory(name="Zoë Lindqvist", home_club=club)
+    with pytest.raises(ServiceError) as refused:
+        save_membership(club, zoe, acc_number="A-10234")
+    assert refused.value.code == "acc_number_taken"
+
+
+def test_a_guest_plays_four_nights_then_must_join(club):
+    bob = PlayerFactory(name="Bob Ørsted", home_club=club)
+    status = guest_status(club, bob, OCT)
+    assert (status.is_member, status.nights_played, status.label) == (False, 0, "Guest 0/4")
+    for week in range(3):
+        night(club, OCT + week * WEEK, bob, 5, 4)  # 10 game points: no qualifying card
+    status = guest_status(club, bob, OCT + 3 * WEEK)
+    assert (status.nights_played, status.best_game_points) == (3, 10)
+    assert (status.must_join, status.label) == (False, "Guest 3/4")
+    night(club, OCT + 3 * WEEK, bob, 5, 4)
+    status = guest_status(club, bob, OCT + 4 * WEEK)
+    assert (status.nights_played, status.must_join, status.label) == (4, True, "Must join")
+    assert status.reason == "played 4 nights of the 4 a guest may play"
+    # Nights of the season before count no more in the next one.
+    assert guest_status(club, bob, datetime.date(2027, 10, 1)).nights_played == 0
+
+
+def test_a_qualifying_card_of_twelve_points_makes_a_guest_join_at_once(club):
+    cy = PlayerFactory(name="Cy Ng", home_club=club)
+    night(club, OCT, cy, 6, 3)  # 12 game points in one night: a qualifying card
+    status = guest_status(club, cy, OCT + WEEK)
+    assert (status.nights_played, status.best_game_points) == (1, 12)
+    assert (status.qualifying_card, status.must_join, status.label) == (True, True, "Must join")
+    assert status.reason == "a qualifying card: 12 game points in one night"
+
+
+def test_the_club_sets_its_own_guest_rule(club):
+    cy = PlayerFactory(name="Cy Ng", home_club=club)
+    night(club, OCT, cy, 6, 3)
+    set_guest_rule(club, nights=2, card_points=14)
+    status = guest_status(club, cy, OCT + WEEK)
+    assert (status.must_join, status.label) == (False, "Guest 1/2")
+    with pytest.raises(ServiceError) as refused:
+        set_guest_rule(club, nights=0, card_points=12)
+    assert refused.value.code == "bad_guest_rule"
+
+
+def test_a_club_without_a_roll_reads_the_players_status():
+    club = ClubFactory()
+    ann = PlayerFactory(home_club=club)
+    guest = PlayerFactory(home_club=club, status=Player.Status.GUEST)
+    assert guest_status(club, ann, OCT).is_member
+    assert not guest_status(club, guest, OCT).is_member
+
+
+def test_seasons_run_september_to_may():
+    assert season_dates(OCT) == (datetime.date(2026, 9, 1), datetime.date(2027, 5, 31))
+    assert season_dates(datetime.date(2027, 3, 1))[0] == datetime.date(2026, 9, 1)
