@@ -115,3 +115,24 @@ def test_a_club_without_a_roll_reads_the_players_status():
 def test_seasons_run_september_to_may():
     assert season_dates(OCT) == (datetime.date(2026, 9, 1), datetime.date(2027, 5, 31))
     assert season_dates(datetime.date(2027, 3, 1))[0] == datetime.date(2026, 9, 1)
+
+
+def test_the_door_shows_the_guests_badges(td_client, td_user, club):
+    from django.urls import reverse
+
+    from tests.factories import EntryFactory, EventFactory
+
+    club.directors.add(td_user)
+    bob = PlayerFactory(name="Bob Ørsted", home_club=club)
+    cy = PlayerFactory(name="Cy Ng", home_club=club)
+    for week in range(3):
+        night(club, OCT + week * WEEK, bob, 5, 4)
+    night(club, OCT, cy, 6, 3)
+    tonight = EventFactory(club=club, date=OCT + 3 * WEEK)
+    for player in (Player.objects.get(name="Ann Whitfield"), bob, cy):
+        EntryFactory(event=tonight, player=player)
+    body = td_client.get(reverse("td-event", args=[tonight.pk])).content.decode()
+    assert 'text-bg-info">Guest 3/4</span>' in body
+    assert 'title="a qualifying card: 12 game points in one night">Must join</span>' in body
+    ann_row = body.split("Ann Whitfield")[1].split("</td>")[0]
+    assert "badge" not in ann_row  # a member has no badge
