@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments import kinds
-from tournaments.selectors_members import member_ids
+from tournaments.selectors_members import member_ids, members_between
 
 from .error_codes import ScoringError
 from .models import (
@@ -447,6 +447,19 @@ def recompute_season(season_id: int) -> int:
     season.computed_at = timezone.now()
     season.save(update_fields=["computed_at"])
     return len(ledgers)
+
+
+def split_members(season: Season, ledgers: list[SeasonLedger]) -> tuple[list, list]:
+    """The season's ledger lines as (members, guests), each in the order given: the ACC's
+    report and the season's pages list the club's guests apart (they earn no Grass Roots
+    points)."""
+    members = members_between(
+        season.club, [line.player_id for line in ledgers], season.start, season.end
+    )
+    return (
+        [line for line in ledgers if line.player_id in members],
+        [line for line in ledgers if line.player_id not in members],
+    )
 
 
 def on_event_season_changed(sender, *, event_id: int, **kwargs) -> None:

@@ -98,6 +98,25 @@ def member_ids(club: Club, player_ids: Iterable[int], on: datetime.date) -> set[
     )
 
 
+def members_between(
+    club: Club, player_ids: Iterable[int], start: datetime.date, end: datetime.date
+) -> set[int]:
+    """The players among ``player_ids`` who were members of ``club`` at some time between
+    ``start`` and ``end`` (a season's table lists them apart from its guests); by the players'
+    status when the club keeps no roll."""
+    ids = set(player_ids)
+    if not ids:
+        return set()
+    if Membership.objects.filter(club=club).exists():
+        overlapping = Membership.objects.filter(
+            club=club, player_id__in=ids, season_start__lte=end, season_end__gte=start
+        )
+        return set(overlapping.values_list("player_id", flat=True))
+    return set(
+        Player.objects.filter(pk__in=ids, status=Player.Status.MEMBER).values_list("pk", flat=True)
+    )
+
+
 def guest_statuses(
     club: Club, player_ids: Iterable[int], on: datetime.date
 ) -> dict[int, GuestStatus]:

@@ -110,3 +110,30 @@ def test_another_clubs_td_gets_no_report(client, club):
 
     client.force_login(UserFactory(username="other"))
     assert client.get(reverse("td-acc-report-csv", args=[event.pk])).status_code == 404
+
+
+def test_the_season_lists_members_and_guests_apart(client, club):
+    from scoring.models import Season
+    from scoring.seasons import recompute_season
+
+    season = Season.objects.get(club=club)
+    ann = PlayerFactory(name="Ann Whitfield", home_club=club)
+    bob = PlayerFactory(name="Bob Ørsted", home_club=club)
+    save_membership(club, ann, acc_number="10234", season_start=season.start, season_end=season.end)
+    night(club, AFTER_2016, bob, 9, 0)  # 18 game points as a guest: no Grass Roots points
+    night(club, AFTER_2016, ann, 7, 2)
+    recompute_season(season.pk)
+
+    lines = _csv(client.get(reverse("season-acc-report", args=[season.pk])))
+    assert lines[0].startswith("Rank,Name,ACC number,Member or guest,Nights")
+    assert lines[1] == "1,Ann Whitfield,10234,member,1,1,9,7,77.8,14,105,11,0.00,0,0,0,0,0"
+    assert ",guest," in lines[2] and "Bob Ørsted" in "".join(lines[2:])
+    assert all(",guest," in line for line in lines[2:])
+    assert len(lines) == 1 + 2 + 18  # the two heroes and their 9 + 9 opponents, all guests
+
+    body = client.get(reverse("season", args=[season.pk])).content.decode()
+    members, guests = body.split('id="season-group-1"')[1].split('id="season-group-2"')
+    assert "Ann Whitfield" in members and "Bob Ørsted" not in members
+    assert "Bob Ørsted" in guests and "Grass Roots points go to members only." in guests
+    pdf = client.get(reverse("season-summary-pdf", args=[season.pk]))
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
