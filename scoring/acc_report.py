@@ -116,9 +116,9 @@ def _grass_roots_table(event: Event) -> tuple[dict[int, int], int]:
 
 def event_report(event: Event) -> EventReport:
     """The ACC report of ``event`` (see the module's docstring)."""
-    rows, places = placed_standings(event.pk)
+    placed, places = placed_standings(event.pk)
     rows = with_place_labels(
-        list(rows.filter(games_played__gt=0).select_related("entry__player")), places
+        list(placed.filter(games_played__gt=0).select_related("entry__player")), places
     )
     players = [row.entry.player_id for row in rows]
     members = member_ids(event.club, players, event.date)

@@ -113,7 +113,7 @@ def compute_event_mrp(event: Event, *, now=None) -> list[MrpAward]:
     return MrpAward.objects.bulk_create(
         MrpAward(
             event=event,
-            entry_id=award.entry_id,
+            entry_id=int(award.entry_id),  # type: ignore[call-overload]  # an entry's pk
             qualifying_rank=award.qualifying_rank,
             game_points=award.game_points,
             points=award.points,

@@ -368,8 +368,8 @@ def recompute_season(season_id: int) -> int:
     field_sizes = Counter(row[0] for row in rows)
     # Grass Roots points go to members only (issue 27): who was a member on each night.
     players_of: defaultdict[int, set[int]] = defaultdict(set)
-    for row in rows:
-        players_of[row[0]].add(row[1])
+    for event_id, player, *_rest in rows:
+        players_of[event_id].add(player)
     members = {
         event_id: member_ids(season.club, ids, events[event_id].date)
         for event_id, ids in players_of.items()

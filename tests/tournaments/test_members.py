@@ -136,3 +136,37 @@ def test_the_door_shows_the_guests_badges(td_client, td_user, club):
     assert 'title="a qualifying card: 12 game points in one night">Must join</span>' in body
     ann_row = body.split("Ann Whitfield")[1].split("</td>")[0]
     assert "badge" not in ann_row  # a member has no badge
+
+
+def test_the_members_page_adds_a_member_and_refuses_a_bad_number(td_client, td_user, club):
+    from django.urls import reverse
+
+    club.directors.add(td_user)
+    zoe = PlayerFactory(name="Zoë Ștefănescu", home_club=club)
+    url = reverse("td-members", args=[club.pk])
+    page = td_client.get(url).content.decode()
+    assert "Ann Whitfield" in page and "A-10234" in page
+    refused = td_client.post(url, {"player": zoe.pk, "acc_number": "12 34", "dues_paid": "20"})
+    assert refused.status_code == 400
+    assert "12 34 is not an ACC member number" in refused.content.decode()
+    assert not zoe.memberships.exists()
+    made = td_client.post(
+        url,
+        {
+            "player": zoe.pk,
+            "acc_number": "RO-7781",
+            "dues_paid": "20.00",
+            "season_start": "2026-09-01",
+            "season_end": "2027-05-31",
+        },
+    )
+    assert made.status_code == 302
+    assert zoe.memberships.get().acc_number == "RO-7781"
+    assert "Zoë Ștefănescu" in td_client.get(url).content.decode()
+    rule = td_client.post(
+        reverse("td-guest-rule", args=[club.pk]),
+        {"guest_nights_allowed": "3", "qualifying_card_points": "14"},
+    )
+    assert rule.status_code == 302
+    club.refresh_from_db()
+    assert (club.guest_nights_allowed, club.qualifying_card_points) == (3, 14)
