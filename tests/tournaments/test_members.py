@@ -170,3 +170,19 @@ def test_the_members_page_adds_a_member_and_refuses_a_bad_number(td_client, td_u
     assert rule.status_code == 302
     club.refresh_from_db()
     assert (club.guest_nights_allowed, club.qualifying_card_points) == (3, 14)
+
+
+def test_the_door_refuses_a_badly_formed_acc_number(td_client, td_user, club):
+    from django.urls import reverse
+
+    from tests.factories import EventFactory
+
+    club.directors.add(td_user)
+    event = EventFactory(club=club, date=OCT)
+    page = td_client.post(
+        reverse("td-register", args=[event.pk]),
+        {"name": "Zoë Lindqvist", "acc_number": "12 34", "status": "member"},
+    )
+    assert page.status_code == 400
+    assert "12 34 is not an ACC member number" in page.content.decode()
+    assert not event.entries.exists()

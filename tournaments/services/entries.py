@@ -15,6 +15,7 @@ from tournaments.models import ACC_NUMBER, Bracket, Entry, Event, ForbiddenPair,
 
 from ..error_codes import TournamentsError
 from ._common import locked_event
+from .members import check_acc_number
 from .results import record_result
 
 
@@ -49,7 +50,7 @@ def register_player(
 ) -> Entry:
     """Find or create a player by ACC number (else by name in the club) and enter them."""
     name = " ".join(name.split())
-    acc_number = acc_number.strip()
+    acc_number = check_acc_number(acc_number)  # the ACC's format, as for a membership
     if not name:
         raise ServiceError(
             TournamentsError.NAME_REQUIRED, _("A player needs a name."), field="name"
