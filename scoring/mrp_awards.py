@@ -108,6 +108,11 @@ def compute_event_mrp(event: Event, *, now=None) -> list[MrpAward]:
         awards = mrp.compute_mrp(kind, games, len(standings), standings, event.date, table=table)
     except BooksError as exc:
         raise ServiceError(ScoringError.MRP_REFUSED, str(exc)) from exc
+    except (ValueError, ArithmeticError) as exc:  # a loaded table's row that is no number
+        raise ServiceError(
+            ScoringError.MRP_REFUSED,
+            _("The Master Points table for this event has a row that is not a number."),
+        ) from exc
     MrpAward.objects.filter(event=event).delete()
     now = now or timezone.now()
     return MrpAward.objects.bulk_create(

@@ -133,3 +133,13 @@ def test_members_only_get_grass_roots_points_and_computed_mrps_reach_the_season(
     recompute_season(season.pk)
     second = SeasonLedger.objects.get(season=season, player=entries[2].player)
     assert second.master_points == Decimal(5)
+
+
+def test_a_table_row_that_is_no_number_is_refused_not_a_crash():
+    club = ClubFactory()
+    MrpTable.objects.create(kind="main", games=1, rows={"two": "7.5"})
+    event, _ = played(club, AFTER_2016, 8)
+    with pytest.raises(ServiceError) as refused:
+        compute_event_mrp(event)
+    assert refused.value.code == "mrp_refused"
+    assert not MrpAward.objects.filter(event=event).exists()
