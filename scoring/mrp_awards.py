@@ -135,11 +135,19 @@ def compute_event_mrp(event: Event, *, now=None) -> list[MrpAward]:
 def on_event_finished(sender, *, event_id: int, **kwargs) -> None:
     """Receiver of ``tournaments.hooks.event_season_changed_signal``: once a Main or
     Consolation event has finished and its standings are final, compute its MRPs (after the
-    commit; a refusal, such as standings not there yet, leaves it to the TD's button)."""
+    commit; a refusal, such as standings not there yet, leaves it to the TD's button); an
+    event re-opened loses them until it finishes again."""
 
     def compute() -> None:
         event = Event.objects.filter(pk=event_id).first()
-        if event is None or event.status != Event.Status.FINISHED or mrp_kind(event) is None:
+        if event is None:
+            return
+        if event.status != Event.Status.FINISHED:
+            # Re-opened (or cancelled): its points are no longer final; computed again at
+            # the next finish.
+            MrpAward.objects.filter(event=event).delete()
+            return
+        if mrp_kind(event) is None:
             return
         # A refusal (no standings yet) is left to the TD's button or manage.py compute_mrp.
         with contextlib.suppress(ServiceError):

@@ -112,6 +112,9 @@ def test_the_command_computes_and_the_finish_stores_them(django_capture_on_commi
     MrpAward.objects.all().delete()
     call_command("compute_mrp", str(event.pk))
     assert MrpAward.objects.filter(event=event).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reopen_event(event)
+    assert not MrpAward.objects.filter(event=event).exists()  # no longer final
 
 
 def test_members_only_get_grass_roots_points_and_computed_mrps_reach_the_season():
