@@ -146,3 +146,16 @@ def test_a_table_row_that_is_no_number_is_refused_not_a_crash():
         compute_event_mrp(event)
     assert refused.value.code == "mrp_refused"
     assert not MrpAward.objects.filter(event=event).exists()
+
+
+def test_the_archive_carries_the_computed_mrps():
+    from results.archive import export_event
+
+    event, entries = played(ClubFactory(), AFTER_2016, 8)
+    compute_event_mrp(event)
+    rows = export_event(event)["mrp_awards"]
+    assert [(r["qualifying_rank"], r["points"], r["basis"], r["provisional"]) for r in rows] == [
+        (1, "0.00", "upper_half_table", True),
+        (2, "5.00", "lower_half_fixed", False),
+    ]
+    assert rows[0]["rules_effective"] == "2016-09-01"
