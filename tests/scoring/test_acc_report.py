@@ -137,3 +137,16 @@ def test_the_season_lists_members_and_guests_apart(client, club):
     assert "Bob Ørsted" in guests and "Grass Roots points go to members only." in guests
     pdf = client.get(reverse("season-summary-pdf", args=[season.pk]))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+def test_the_event_page_links_the_report_and_computes_the_mrps(td_client, club):
+    event, _entries = played(club, AFTER_2016, 8)
+    page = td_client.get(reverse("td-event", args=[event.pk])).content.decode()
+    assert reverse("td-acc-report-pdf", args=[event.pk]) in page
+    assert reverse("td-acc-report-csv", args=[event.pk]) in page
+    assert "Compute Master Rating Points" in page
+    done = td_client.post(reverse("td-compute-mrp", args=[event.pk]), follow=True)
+    assert "Master Rating Points computed for 2 qualifiers." in done.content.decode()
+    night_event, _me = night(club, AFTER_2016, PlayerFactory(home_club=club), 5, 4)
+    page = td_client.get(reverse("td-event", args=[night_event.pk])).content.decode()
+    assert "Compute Master Rating Points" not in page  # a club night earns Grass Roots points
