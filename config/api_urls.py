@@ -110,3 +110,18 @@ urlpatterns += [
         name="api-event-verify",
     ),
 ]
+
+# Members and guests, the ACC paperwork (issue 27).
+from scoring import api_acc as scoring_api_acc  # noqa: E402 - appended with its routes
+
+urlpatterns += [
+    path("clubs/<int:club_id>/members/", api_td.ClubMembers.as_view(), name="api-club-members"),
+    path(
+        "clubs/<int:club_id>/members/<int:membership_id>/",
+        api_td.ClubMember.as_view(),
+        name="api-club-member",
+    ),
+    path(E + "door/", api_td.EventDoor.as_view(), name="api-event-door"),
+    path(E + "acc-report/", scoring_api_acc.EventAccReport.as_view(), name="api-acc-report"),
+    path(E + "mrp/", scoring_api_acc.ComputeMrp.as_view(), name="api-compute-mrp"),
+]

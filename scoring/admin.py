@@ -5,6 +5,8 @@ from . import seasons
 from .models import (
     GrassRootsPoints,
     MasterPoints,
+    MrpAward,
+    MrpTable,
     Season,
     SeasonLedger,
     SeasonNight,
@@ -77,8 +79,34 @@ class SeasonAdmin(admin.ModelAdmin):
 
 @admin.register(MasterPoints)
 class MasterPointsAdmin(admin.ModelAdmin):
+    """Playoff places' points loaded by hand; the qualifying MRPs are computed (below)."""
+
     list_display = ["event", "place", "points"]
     list_filter = ["event"]
+
+
+@admin.register(MrpAward)
+class MrpAwardAdmin(admin.ModelAdmin):
+    """Computed by scoring.mrp_awards (the event's finish, the TD's button, manage.py
+    compute_mrp): read only here."""
+
+    list_display = ["event", "qualifying_rank", "entry", "game_points", "points", "provisional"]
+    list_filter = ["provisional", "basis"]
+    list_select_related = ["event", "entry__player"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(MrpTable)
+class MrpTableAdmin(admin.ModelAdmin):
+    """The ACC's Master Points tables by format, loaded by the site or a club."""
+
+    list_display = ["kind", "games", "club", "verified", "source"]
+    list_filter = ["kind", "verified"]
 
 
 @admin.register(SpecialHand)

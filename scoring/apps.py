@@ -11,7 +11,7 @@ class ScoringConfig(AppConfig):
         # never imports scoring, so the wiring happens here.
         from tournaments import hooks
 
-        from . import ratings, seasons, selectors, services
+        from . import mrp_awards, ratings, seasons, selectors, services
 
         hooks.results_changed_signal.connect(
             services.on_results_changed, dispatch_uid="scoring.queue_standings"
@@ -25,5 +25,8 @@ class ScoringConfig(AppConfig):
         )
         hooks.event_season_changed_signal.connect(
             seasons.on_event_season_changed, dispatch_uid="scoring.event_season_changed"
+        )
+        hooks.event_season_changed_signal.connect(
+            mrp_awards.on_event_finished, dispatch_uid="scoring.compute_mrp"
         )
         hooks.register_ranking_provider(selectors.current_ranking)

@@ -41,6 +41,7 @@ from tournaments.models import (
 )
 
 from .models import Season
+from .seasons import split_members
 from .selectors import placed_standings, standings_public
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -453,13 +454,15 @@ def event_export(
 
 def acc_report(season: Season) -> Export:
     """The season's ledger in the shape a club sends its ACC regional director: one line per
-    player, best first, with ACC number, nights, games, Grass Roots and master points, 28 and
-    29 hands and skunks."""
-    ledgers = season.ledgers.select_related("player").order_by("rank", "player__name")
+    player, the members best first and then the guests, with ACC number, member or guest,
+    nights, games, Grass Roots and master points, 28 and 29 hands and skunks."""
+    ledgers = list(season.ledgers.select_related("player").order_by("rank", "player__name"))
+    members, guests = split_members(season, ledgers)
     columns = [
         ("rank", pgettext("standings column", "Rank")),
         ("name", _("Name")),
         ("acc_number", _("ACC number")),
+        ("status", _("Member or guest")),
         ("nights", _("Nights")),
         ("qualifying_nights", _("Nights at 12+")),
         ("games_played", _("Games played")),
@@ -477,9 +480,15 @@ def acc_report(season: Season) -> Export:
     ]
     keys = [key for key, _label in columns]
     rows = []
-    for line in ledgers:
-        values = {"name": line.player.name, "acc_number": line.player.acc_number}
-        rows.append([values[k] if k in values else getattr(line, k) for k in keys])
+    # The members first, then the guests apart (issue 27: the report says who was a guest).
+    for status, lines in ((_("member"), members), (_("guest"), guests)):
+        for line in lines:
+            values = {
+                "name": line.player.name,
+                "acc_number": line.player.acc_number,
+                "status": status,
+            }
+            rows.append([values[k] if k in values else getattr(line, k) for k in keys])
     meta = {
         "export": "acc_report",
         "club": season.club.name,

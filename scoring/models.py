@@ -216,7 +216,9 @@ class GrassRootsPoints(models.Model):
 
 
 class MasterPoints(models.Model):
-    """Master points for a final place in an event (a per-event table the TD loads)."""
+    """Master points for a final place in an event, loaded by hand: the playoff's places,
+    which the ACC's rules as retrieved do not let Pegboard compute. The qualifying MRPs are
+    computed (:class:`MrpAward`); an event that has those ignores these rows in its season."""
 
     event = models.ForeignKey(
         "tournaments.Event",
@@ -325,6 +327,7 @@ class SeasonNight(models.Model):
         BELOW_TABLE = "below_table", _("fewer game points than the table's first row")
         NIGHT_LENGTH = "night_length", _("a night of another length than the table's")
         NO_TABLE = "no_table", _("the season has no Grass Roots table")
+        GUEST = "guest", _("a guest: Grass Roots points go to members only")
 
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, related_name="nights", verbose_name=_("season")
@@ -464,3 +467,86 @@ class RatingState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id}: {self.games} games"
+
+
+class MrpTable(models.Model):
+    """The ACC's Master Points for the upper half of the qualifiers of one format (Main or
+    Consolation, number of qualifying games): game points -> points, as the ACC publishes it.
+
+    Loaded by the club or the site (``books.mrp`` carries no table: the ACC's pages were not
+    retrieved); ``verified`` says whether the rows were checked against ``source``, and
+    awards computed from an unverified table are marked provisional.
+    """
+
+    class Kind(models.TextChoices):
+        MAIN = "main", _("Main event")
+        CONSOLATION = "consolation", _("Consolation")
+
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("club"),
+        help_text=_("Empty for a table every club uses."),
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind)
+    games = models.PositiveSmallIntegerField(_("qualifying games"))
+    rows = models.JSONField(_("points by game points"), default=dict)
+    source = models.CharField(_("source"), max_length=300, blank=True)
+    verified = models.BooleanField(_("checked against the ACC's page"), default=False)
+
+    class Meta:
+        ordering = ["kind", "games"]
+        verbose_name = _("Master Points table")
+        verbose_name_plural = _("Master Points tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "kind", "games"], name="one_mrp_table_per_format"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.games}"
+
+
+class MrpAward(models.Model):
+    """A qualifier's computed Master Rating Points in an event's qualifying (``books.mrp``).
+
+    ``provisional`` says the points rest on a table not checked against the ACC's page (or on
+    no table at all, when none was loaded: then the upper half shows 0 until one is).
+    """
+
+    class Basis(models.TextChoices):
+        UPPER_HALF_TABLE = "upper_half_table", _("the format's table, by game points")
+        LOWER_HALF_FIXED = "lower_half_fixed", _("the fixed award of the lower half")
+        NONE = "none", _("nothing: the lower half before the fixed award")
+
+    event = models.ForeignKey(
+        "tournaments.Event",
+        on_delete=models.CASCADE,
+        related_name="mrp_awards",
+        verbose_name=_("event"),
+    )
+    entry = models.ForeignKey(
+        "tournaments.Entry", on_delete=models.CASCADE, related_name="+", verbose_name=_("entry")
+    )
+    qualifying_rank = models.PositiveIntegerField(_("qualifying rank"))
+    game_points = models.PositiveIntegerField(_("game points"))
+    points = models.DecimalField(_("Master Rating Points"), max_digits=7, decimal_places=2)
+    basis = models.CharField(_("basis"), max_length=20, choices=Basis)
+    provisional = models.BooleanField(_("provisional"), default=False)
+    rules_effective = models.DateField(_("rules in force since"))
+    computed_at = models.DateTimeField(_("computed at"))
+
+    class Meta:
+        ordering = ["event", "qualifying_rank"]
+        verbose_name = _("computed Master Rating Points")
+        verbose_name_plural = _("computed Master Rating Points")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "entry"], name="one_mrp_award_per_entry")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: #{self.qualifying_rank} -> {self.points}"

@@ -19,11 +19,13 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments import kinds
+from tournaments.selectors_members import member_ids, members_between
 
 from .error_codes import ScoringError
 from .models import (
     GrassRootsPoints,
     MasterPoints,
+    MrpAward,
     Season,
     SeasonLedger,
     SeasonNight,
@@ -222,6 +224,8 @@ def explain_night(night: SeasonNight, night_games: int) -> str:
         )
     elif night.why == SeasonNight.Why.BELOW_TABLE:
         why = _("%(gp)s game points, fewer than the table's first row: no Grass Roots points")
+    elif night.why == SeasonNight.Why.GUEST:
+        why = _("%(gp)s game points as a guest: Grass Roots points go to members only")
     elif night.why == SeasonNight.Why.NIGHT_LENGTH:
         why = _(
             "a night of %(games)s games; the Grass Roots table is for nights of "
@@ -333,6 +337,13 @@ def recompute_season(season_id: int) -> int:
         for s in StandingsSnapshot.objects.filter(event_id__in=list(events)).order_by("after_game")
     }  # the last one per event wins: its final standings
     places = night_places(list(latest.values()))
+    # Master points: the computed MRPs of an event (by player); an event without them keeps
+    # the table loaded by hand (by place), as before they were computed.
+    computed: defaultdict[int, dict[int, Decimal]] = defaultdict(dict)
+    for event_id, player_id, points in MrpAward.objects.filter(
+        event_id__in=list(events)
+    ).values_list("event_id", "entry__player_id", "points"):
+        computed[event_id][player_id] = points
     awards: defaultdict[int, dict[int, Decimal]] = defaultdict(dict)
     for event_id, place, points in MasterPoints.objects.filter(
         event_id__in=list(events)
@@ -355,16 +366,30 @@ def recompute_season(season_id: int) -> int:
         .order_by("event_id", "rank")
     )
     field_sizes = Counter(row[0] for row in rows)
+    # Grass Roots points go to members only (issue 27): who was a member on each night.
+    players_of: defaultdict[int, set[int]] = defaultdict(set)
+    for event_id, player, *_rest in rows:
+        players_of[event_id].add(player)
+    members = {
+        event_id: member_ids(season.club, ids, events[event_id].date)
+        for event_id, ids in players_of.items()
+    }
     nights = []
     for event_id, player, gp, played, won, lost, spread, sk_won, sk_lost in rows:
         line = totals[player]
         event = events[event_id]
         place = places[(event_id, player)]
         # The night's length is the games it had (a night stopped early is that short).
-        earned = night_points(
-            table, gp, event.games_drawn or event.games_planned, season.night_games
-        )
-        master = awards[event_id].get(place, Decimal("0"))
+        if player in members[event_id]:
+            earned = night_points(
+                table, gp, event.games_drawn or event.games_planned, season.night_games
+            )
+        else:
+            earned = NightPoints(SeasonNight.Why.GUEST)
+        if event_id in computed:
+            master = computed[event_id].get(player, Decimal("0"))
+        else:
+            master = awards[event_id].get(place, Decimal("0"))
         nights.append(
             SeasonNight(
                 season=season,
@@ -422,6 +447,19 @@ def recompute_season(season_id: int) -> int:
     season.computed_at = timezone.now()
     season.save(update_fields=["computed_at"])
     return len(ledgers)
+
+
+def split_members(season: Season, ledgers: list[SeasonLedger]) -> tuple[list, list]:
+    """The season's ledger lines as (members, guests), each in the order given: the ACC's
+    report and the season's pages list the club's guests apart (they earn no Grass Roots
+    points)."""
+    members = members_between(
+        season.club, [line.player_id for line in ledgers], season.start, season.end
+    )
+    return (
+        [line for line in ledgers if line.player_id in members],
+        [line for line in ledgers if line.player_id not in members],
+    )
 
 
 def on_event_season_changed(sender, *, event_id: int, **kwargs) -> None:

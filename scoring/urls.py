@@ -71,3 +71,20 @@ from . import views_verify  # noqa: E402
 urlpatterns += [
     path("events/<int:event_id>/verify/", views_verify.event_verify, name="event-verify"),
 ]
+
+# The ACC paperwork of an event (issue 27): the event report and the MRPs' button.
+from . import views_acc  # noqa: E402
+
+urlpatterns += [
+    path(
+        "td/events/<int:event_id>/acc-report.csv",
+        views_acc.td_acc_report_csv,
+        name="td-acc-report-csv",
+    ),
+    path(
+        "td/events/<int:event_id>/acc-report.pdf",
+        views_acc.td_acc_report_pdf,
+        name="td-acc-report-pdf",
+    ),
+    path("td/events/<int:event_id>/compute-mrp/", views_acc.td_compute_mrp, name="td-compute-mrp"),
+]

@@ -24,7 +24,7 @@ from tournaments import selectors
 from tournaments.selectors import clubs_directed_by
 
 from .models import Season
-from .seasons import explain_night, season_events, uncounted_events
+from .seasons import explain_night, season_events, split_members, uncounted_events
 from .selectors import (
     entrants_and_no_shows,
     games_with_snapshots,
@@ -374,9 +374,12 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
         nights[night.player_id].append(night)
     for row in ledgers:
         row.night_lines = nights.get(row.player_id, [])
+    members, guests = split_members(season, ledgers)
     context = {
         "season": season,
         "ledgers": ledgers,
+        # Members first, guests apart (headed only when the season had guests).
+        "groups": [(_("Members"), members), (_("Guests"), guests)] if guests else [("", members)],
         "events": season_events(season).order_by("date"),
         "uncounted": uncounted_events(season),
         "grass_roots": season.grass_roots.all(),

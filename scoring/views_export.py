@@ -10,6 +10,7 @@ from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments import selectors
@@ -19,7 +20,7 @@ from tournaments.models import Club, Event
 from . import exports
 from .models import Season, Standing, StandingsSnapshot
 from .places import final_places_for
-from .seasons import season_events
+from .seasons import season_events, split_members
 from .selectors import standings_public
 
 
@@ -94,9 +95,12 @@ def season_summary_pdf(request: HttpRequest, season_id: int) -> HttpResponse:
     import weasyprint
 
     season = _season(season_id)
+    ledgers = list(season.ledgers.select_related("player").order_by("rank", "player__name"))
+    members, guests = split_members(season, ledgers)
     context = {
         "season": season,
-        "ledgers": season.ledgers.select_related("player").order_by("rank", "player__name"),
+        "ledgers": ledgers,
+        "groups": [(_("Members"), members), (_("Guests"), guests)] if guests else [("", members)],
         "events": season_events(season).order_by("date"),
         "grass_roots": season.grass_roots.all(),
     }

@@ -13,6 +13,7 @@ from .models import (
     ForbiddenPair,
     GameResult,
     MatchPointFormat,
+    Membership,
     Player,
     PlayoffGame,
     PlayoffMatch,
@@ -42,6 +43,14 @@ class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
     autocomplete_fields = ["player"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "club", "season_start", "season_end", "acc_number", "dues_paid"]
+    list_filter = ["club"]
+    raw_id_fields = ["player"]
+    list_select_related = ["player", "club"]
 
 
 @admin.register(Event)

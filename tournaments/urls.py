@@ -102,3 +102,16 @@ urlpatterns += [
         "td/events/<int:event_id>/delete/", views_lifecycle.td_event_delete, name="td-event-delete"
     ),
 ]
+
+# A club's members and its guest rule (issue 27).
+from . import views_members  # noqa: E402
+
+urlpatterns += [
+    path("td/clubs/<int:club_id>/members/", views_members.td_members, name="td-members"),
+    path(
+        "td/clubs/<int:club_id>/members/<int:membership_id>/delete/",
+        views_members.td_member_delete,
+        name="td-member-delete",
+    ),
+    path("td/clubs/<int:club_id>/guest-rule/", views_members.td_guest_rule, name="td-guest-rule"),
+]

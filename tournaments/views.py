@@ -22,6 +22,7 @@ from .forms import (
     RegisterForm,
     RosterImportForm,
 )
+from .selectors_members import door_statuses, guest_status
 from .services.results import describe_result
 
 
@@ -92,11 +93,14 @@ def _td_event_page(
 
 def _with_open_tables(event, entries) -> list:
     """The entries, each with ``open_table``: its table of a released game without a result
-    (what a withdrawal would leave open, offered as a forfeit beside the button)."""
+    (what a withdrawal would leave open, offered as a forfeit beside the button), and
+    ``door``: the player's guest status on the event's date (the ACC guest rule's badge)."""
     found = selectors.open_tables(event)
+    door = door_statuses(event)
     entries = list(entries)
     for entry in entries:
         entry.open_table = found.get(entry.pk)
+        entry.door = door.get(entry.pk)  # the guest rule's badge at the door
     return entries
 
 
@@ -312,6 +316,7 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
         messages.error(request, exc.message)
     if request.htmx:
         entry.open_table = selectors.open_tables(event, [entry]).get(entry.pk)
+        entry.door = guest_status(event.club, entry.player, event.date)
         return render(
             request, "tournaments/td_event.html#entry-row", {"event": event, "entry": entry}
         )

@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from results.models import Dispute, Submission
-from scoring.models import MasterPoints, SpecialHand
+from scoring.models import MasterPoints, MrpAward, SpecialHand
 from scoring.selectors import placed_standings, snapshot_for_event
 from tournaments.models import (
     AuditEntry,
@@ -256,6 +256,20 @@ def export_event(event: Event) -> dict[str, Any]:
         "master_points": [
             {"place": m.place, "points": str(m.points)}
             for m in MasterPoints.objects.filter(event=event).order_by("place")
+        ],
+        # The computed MRPs (issue 27), for readers: the import does not read them (they are
+        # computed again from the rules by the TD's button or manage.py compute_mrp).
+        "mrp_awards": [
+            {
+                "entry": ref(a.entry_id),
+                "qualifying_rank": a.qualifying_rank,
+                "game_points": a.game_points,
+                "points": str(a.points),
+                "basis": a.basis,
+                "provisional": a.provisional,
+                "rules_effective": a.rules_effective.isoformat(),
+            }
+            for a in MrpAward.objects.filter(event=event).order_by("qualifying_rank")
         ],
         # What the standings were when exported: for people reading the file, and for the
         # import to tell whether it rebuilt the same table.

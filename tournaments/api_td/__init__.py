@@ -6,8 +6,8 @@ and 404 for another club's event, as the pages do. Each action calls the service
 calls; a refused one answers 400 with the service's message and code on its field.
 
 By concern: ``base`` (authentication, input, answers), ``serializers``, ``events``,
-``entries``, ``games`` and ``playoff``. The URLconf (``pegboard/api_urls.py``) reads the
-views from here.
+``entries``, ``games``, ``playoff`` and ``members``. The URLconf (``pegboard/api_urls.py``)
+reads the views from here.
 """
 
 from .base import TD_AUTHENTICATION as TD_AUTHENTICATION
@@ -39,6 +39,9 @@ from .games import RedrawGame as RedrawGame
 from .games import ReleaseGame as ReleaseGame
 from .games import SwapSeats as SwapSeats
 from .games import UndoLastResult as UndoLastResult
+from .members import ClubMember as ClubMember
+from .members import ClubMembers as ClubMembers
+from .members import EventDoor as EventDoor
 from .playoff import CreatePlayoff as CreatePlayoff
 from .playoff import PlayoffGames as PlayoffGames
 from .playoff import UndoPlayoffGame as UndoPlayoffGame

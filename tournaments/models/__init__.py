@@ -1,6 +1,7 @@
 """The tournaments app's models, split by concern; every name is re-exported here.
 
 - ``clubs``: clubs, players, match-point formats.
+- ``members``: a club's members by season, the ACC number's format.
 - ``events``: events (and their random seed), entries.
 - ``games``: the games of an event (rounds), tables, game results, forbidden pairs.
 - ``playoff``: brackets, playoff matches and games.
@@ -19,6 +20,9 @@ from .clubs import Club as Club
 from .clubs import MatchPointFormat as MatchPointFormat
 from .clubs import Player as Player
 from .clubs import PlayerQuerySet as PlayerQuerySet
+from .members import ACC_NUMBER as ACC_NUMBER
+from .members import Membership as Membership
+from .members import validate_acc_number as validate_acc_number
 from .events import PRIVATE_STATUSES as PRIVATE_STATUSES
 from .events import Entry as Entry
 from .events import Event as Event
@@ -40,6 +44,7 @@ from .audit import AuditEntry as AuditEntry
 # isort: on
 
 __all__ = [
+    "ACC_NUMBER",
     "BUILTIN_FORMAT_NAMES",
     "PRIVATE_STATUSES",
     "AuditEntry",
@@ -50,6 +55,7 @@ __all__ = [
     "ForbiddenPair",
     "GameResult",
     "MatchPointFormat",
+    "Membership",
     "Player",
     "PlayerQuerySet",
     "PlayoffGame",
@@ -59,4 +65,5 @@ __all__ = [
     "StoppaTable",
     "Table",
     "new_seed",
+    "validate_acc_number",
 ]

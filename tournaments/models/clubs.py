@@ -39,6 +39,12 @@ class Club(models.Model):
             "by its own chain."
         ),
     )
+    # The ACC guest rule (issue 27): a guest plays this many nights, or until a night of this
+    # many game points (a qualifying card), then must join.
+    guest_nights_allowed = models.PositiveSmallIntegerField(_("nights a guest may play"), default=4)
+    qualifying_card_points = models.PositiveSmallIntegerField(
+        _("game points of a qualifying card"), default=12
+    )
 
     class Meta:
         ordering = ["name"]

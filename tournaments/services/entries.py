@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -12,10 +11,11 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from tournaments import hooks, names, selectors
 from tournaments import pairing_bridge as bridge
-from tournaments.models import Bracket, Entry, Event, ForbiddenPair, Player
+from tournaments.models import ACC_NUMBER, Bracket, Entry, Event, ForbiddenPair, Player
 
 from ..error_codes import TournamentsError
 from ._common import locked_event
+from .members import check_acc_number
 from .results import record_result
 
 
@@ -50,7 +50,7 @@ def register_player(
 ) -> Entry:
     """Find or create a player by ACC number (else by name in the club) and enter them."""
     name = " ".join(name.split())
-    acc_number = acc_number.strip()
+    acc_number = check_acc_number(acc_number)  # the ACC's format, as for a membership
     if not name:
         raise ServiceError(
             TournamentsError.NAME_REQUIRED, _("A player needs a name."), field="name"
@@ -245,8 +245,6 @@ def check_in_all(event: Event) -> int:
     return checked
 
 
-# An ACC number after the name: a digit, no spaces ("Whitfield, Ann" is a name, not a number).
-ACC_NUMBER = re.compile(r"^[A-Za-z]{0,3}-?\d[\w-]{0,19}$")
 MAX_IMPORT_LINES = 2000
 HEADER_WORDS = {"name", "names", "player", "players", "nome", "giocatore"}
 
