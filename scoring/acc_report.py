@@ -212,6 +212,8 @@ def report_export(report: EventReport) -> Export:
         "event": {"id": event.pk, "name": event.name, "date": event.date, "club": event.club.name},
         "kind": report.kind,
         "provisional": report.provisional,
+        # The results log's final digest (tournaments.audit_chain): the verify page recomputes it.
+        "audit_digest": event.audit_digest,
     }
     return Export(f"{event.name} {event.date:%Y-%m-%d} ACC report", columns, rows, meta)
 

@@ -90,6 +90,23 @@ def test_the_pdf_builds_with_accented_names(td_client, club):
     assert "Zoë Ștefănescu" in html and "No payback figures recorded for this event." in html
 
 
+def test_the_report_carries_the_results_logs_final_digest(td_client, club):
+    zoe = PlayerFactory(name="Zoë Ștefănescu", home_club=club)
+    event, _me = night(club, AFTER_2016, zoe, 7, 2)
+    event.refresh_from_db()
+    assert len(event.audit_digest) == 64  # the night's results were written to the chain
+    assert acc_report.report_export(acc_report.event_report(event)).meta["audit_digest"] == (
+        event.audit_digest
+    )
+    html = acc_report.render_to_string(
+        "scoring/acc_event_report_pdf.html", {"report": acc_report.event_report(event)}
+    )
+    assert event.audit_digest in html
+    response = td_client.get(reverse("api-acc-report", args=[event.pk]), {"format": "json"})
+    assert response.status_code == 200
+    assert event.audit_digest in response.content.decode()
+
+
 def test_the_payback_hook_fills_the_section(club):
     zoe = PlayerFactory(name="Zoë", home_club=club)
     event, me = night(club, AFTER_2016, zoe, 7, 2)
