@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.beat import PersistentScheduler
 from celery.worker.consumer import Consumer as CeleryConsumer
 from kombu.transport import redis as kombu_redis
 
@@ -56,17 +57,41 @@ def _connparams_or_connection_error(self: kombu_redis.Channel, asynchronous: boo
 kombu_redis.Channel._connparams = _connparams_or_connection_error  # type: ignore[method-assign]
 
 
+# Celery retries a lost broker with kombu's fixed back-off (2, 4, 6 ... up to 30 s between
+# tries), in the worker and in beat alike: a worker that lost Redis for a minute came back up to
+# 14 s after Redis did, and beat, which sends the standings sweep, as late again. A try is one
+# TCP connect: every 2 s at most costs nothing.
+BROKER_RETRY = {"interval_start": 1, "interval_step": 1, "interval_max": 2}
+
+
 class Consumer(CeleryConsumer):
-    """The worker's consumer (``worker_consumer``), retrying a lost broker every 2 s at most.
-
-    Celery retries with kombu's fixed back-off (2, 4, 6 ... up to 30 s between tries), so a
-    worker that lost Redis for a minute came back up to 14 s after Redis did, and the
-    standings waited as long. A try is one TCP connect: every 2 s costs nothing.
-    """
-
-    RETRY = {"interval_start": 1, "interval_step": 1, "interval_max": 2}
+    """The worker's consumer (``worker_consumer``): retries a lost broker every 2 s at most,
+    and once back after an outage sends the standings sweep at once (the results committed
+    meanwhile could not send their runs; a worker that starts does the same)."""
 
     def ensure_connected(self, conn: Any) -> Any:
         ensure = conn.ensure_connection
-        conn.ensure_connection = lambda *args, **kwargs: ensure(*args, **(self.RETRY | kwargs))
+        conn.ensure_connection = lambda *a, **kw: ensure(*a, **(BROKER_RETRY | kw))
         return super().ensure_connected(conn)
+
+    def connect(self) -> Any:
+        back = not self.first_connection_attempt  # the first is the start: worker_ready's
+        connection = super().connect()
+        if back:
+            try:
+                self.app.send_task("scoring.sweep_standings", kwargs={"worker_started": True})
+            except Exception as exc:  # the broker's own errors: beat's sweep comes next
+                log.warning("could not send the catch-up sweep after an outage (%s)", exc)
+        return connection
+
+
+class Scheduler(PersistentScheduler):
+    """Beat's scheduler (``beat_scheduler``): retries a lost broker every 2 s at most."""
+
+    def _ensure_connected(self) -> Any:
+        def _error_handler(exc: Exception, interval: float) -> None:
+            log.error("beat: connection error: %s; trying again in %s s", exc, interval)
+
+        return self.connection.ensure_connection(
+            _error_handler, self.app.conf.broker_connection_max_retries, **BROKER_RETRY
+        )

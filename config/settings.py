@@ -243,8 +243,10 @@ CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker that loses Redis keeps reconnecting instead of exiting.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
-# ... and tries again every 2 s at most (kombu's own back-off grows to 30 s): config.celery.
+# ... and tries again every 2 s at most (kombu's own back-off grows to 30 s), in the worker
+# and in beat (config.celery).
 CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+CELERY_BEAT_SCHEDULER = "config.celery:Scheduler"
 # A task taken by a worker that died is given to another after this long (acks_late).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("BROKER_VISIBILITY", "120"))
