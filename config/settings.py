@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "scoring",
     "games_web",
     "results",
+    "treasury",
 ]
 
 MIDDLEWARE = [
