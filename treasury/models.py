@@ -8,6 +8,7 @@ Every row is scoped by its club or event (the tenant), every amount a ``Decimal`
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -16,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from books.payouts import RemainderTo
 from books.pools import LedgerItem, PoolKind, ShareRule
 
-MONEY = {"max_digits": 12, "decimal_places": 2}
-PERCENT = {"max_digits": 5, "decimal_places": 2}
+MONEY: dict[str, Any] = {"max_digits": 12, "decimal_places": 2}
+PERCENT: dict[str, Any] = {"max_digits": 5, "decimal_places": 2}
 ZERO = Decimal(0)
 
 
@@ -180,6 +181,9 @@ class EventPool(models.Model):
             models.UniqueConstraint(fields=["event", "pool"], name="one_event_pool_per_pool")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.event}: {self.pool}"
+
 
 class Payment(models.Model):
     """An entry's entry fee at the door: paid, unpaid or waived; who marked it, when."""
@@ -240,6 +244,9 @@ class PoolEntry(models.Model):
             models.UniqueConstraint(fields=["event", "pool", "entry"], name="one_stake_per_pool")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.pool}: {self.entry} x{self.count}"
+
 
 class PoolWin(models.Model):
     """A winner of an event's pool the TD named (a 29 hand held, a draw won), in order."""
@@ -265,6 +272,9 @@ class PoolWin(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "pool", "entry"], name="one_win_per_pool")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.pool}: {self.entry}"
 
 
 class NightLedger(models.Model):
@@ -348,3 +358,6 @@ class LedgerLine(models.Model):
         ordering = ["ledger", "order"]
         verbose_name = _("ledger line")
         verbose_name_plural = _("ledger lines")
+
+    def __str__(self) -> str:
+        return f"{self.pot} {self.item} {self.amount}"

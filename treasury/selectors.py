@@ -28,7 +28,6 @@ from books.payouts import (
 from books.pools import (
     MAIN_POT,
     LedgerItem,
-    NightLedger as BooksLedger,
     PoolKind,
     PoolResult,
     PoolRule,
@@ -37,6 +36,9 @@ from books.pools import (
     night_ledger,
     q_pool_winners,
     settle_pool,
+)
+from books.pools import (
+    NightLedger as BooksLedger,
 )
 from core.errors import ServiceError
 from scoring.models import SpecialHand
@@ -88,7 +90,7 @@ def event_fees(event: Event) -> EventFees:
 def books_fees(event: Event) -> Fees:
     """The event's fees as ``books.payouts.Fees``: entry fee, hold-back, coin, remainder."""
     settings = club_money(event.club)
-    holds = ()
+    holds: tuple[HoldBack, ...] = ()
     if settings.hold_back_per_entrant or settings.hold_back_percent:
         holds = (
             HoldBack(
@@ -123,9 +125,12 @@ def payout_table(club: Club) -> PayoutTable:
 
 def door_list(event: Event) -> list[Entry]:
     """Every entry of the event by name, each with ``pay_status`` and ``pay_amount``."""
-    entries = list(Entry.objects.filter(event=event).select_related("player").order_by("player__name"))
+    entries = list(
+        Entry.objects.filter(event=event).select_related("player").order_by("player__name")
+    )
     payments = {
-        p.entry_id: p for p in Payment.objects.filter(event=event).only("entry_id", "status", "amount")
+        p.entry_id: p
+        for p in Payment.objects.filter(event=event).only("entry_id", "status", "amount")
     }
     for entry in entries:
         payment = payments.get(entry.pk)
@@ -166,9 +171,7 @@ def door_totals(event: Event) -> DoorTotals:
     waived = payments.filter(status=Status.WAIVED).count()
     taken = payments.filter(status=Status.PAID).aggregate(s=Sum("amount"))["s"] or ZERO
     unpaid = entries - paid - waived
-    return DoorTotals(
-        entries, paid, waived, unpaid, taken, event_fees(event).entry_fee * unpaid
-    )
+    return DoorTotals(entries, paid, waived, unpaid, taken, event_fees(event).entry_fee * unpaid)
 
 
 def paid_entrants(event: Event) -> int:
@@ -267,7 +270,7 @@ def _derived_winners(event: Event, pool: SidePool, stakes: set[int]) -> list[int
     """Winners nobody named: the Q-pool's qualifiers who paid in; a 28 or 29 hand pool's
     holders (logged special hands) who paid in, all of them or the last, as the club says."""
     if pool.kind == PoolKind.Q_POOL:
-        return [int(e) for e in q_pool_winners(stakes, qualifiers(event))]
+        return [e for e in q_pool_winners(stakes, qualifiers(event)) if isinstance(e, int)]
     points = {PoolKind.HAND_28: 28, PoolKind.HAND_29: 29}.get(PoolKind(pool.kind))
     if points is None:
         return []
@@ -280,7 +283,7 @@ def _derived_winners(event: Event, pool: SidePool, stakes: set[int]) -> list[int
         if entry_id in stakes and entry_id not in holders:
             holders.append(entry_id)
     if pool.winner_rule == SidePool.WinnerRule.LAST:
-        return [int(e) for e in last_holder(holders)]
+        return [e for e in last_holder(holders) if isinstance(e, int)]
     return holders
 
 

@@ -45,7 +45,9 @@ def as_money(value: Any, field: str = "amount") -> Decimal:
     Floats are refused as the books refuse them: 0.1 + 0.2 is not money.
     """
     if isinstance(value, bool | float):
-        raise ServiceError(TreasuryError.BAD_MONEY, _("Give amounts as text or Decimal."), field=field)
+        raise ServiceError(
+            TreasuryError.BAD_MONEY, _("Give amounts as text or Decimal."), field=field
+        )
     try:
         amount = value if isinstance(value, Decimal) else Decimal(str(value).strip())
     except (InvalidOperation, ValueError):
@@ -97,7 +99,9 @@ def _entry(event: Event, entry_id: int) -> Entry:
 def _pool(club: Club, pool_id: int) -> SidePool:
     pool = SidePool.objects.filter(club=club, pk=pool_id).first()
     if pool is None:
-        raise ServiceError(TreasuryError.UNKNOWN_POOL, _("No such pool in this club."), field="pool")
+        raise ServiceError(
+            TreasuryError.UNKNOWN_POOL, _("No such pool in this club."), field="pool"
+        )
     return pool
 
 
@@ -161,7 +165,9 @@ def set_event_fees(
     fees.save(update_fields=["entry_fee"])
     if pools is not None:
         wanted = {_pool(event.club, int(pk)).pk: as_money(f, "pools") for pk, f in pools.items()}
-        current = {p.pool_id: p for p in EventPool.objects.filter(event=event).select_related("pool")}
+        current = {
+            p.pool_id: p for p in EventPool.objects.filter(event=event).select_related("pool")
+        }
         old["pools"] = {p.pool.name: str(p.fee) for p in current.values()}
         EventPool.objects.filter(event=event).exclude(pool_id__in=wanted).delete()
         for pk, pool_fee in wanted.items():
@@ -222,7 +228,9 @@ def set_pool_stake(
     event = _open(event)
     pool = _pool(event.club, pool_id)
     if not EventPool.objects.filter(event=event, pool=pool).exists():
-        raise ServiceError(TreasuryError.UNKNOWN_POOL, _("That pool is not run tonight."), field="pool")
+        raise ServiceError(
+            TreasuryError.UNKNOWN_POOL, _("That pool is not run tonight."), field="pool"
+        )
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 999:
         raise ServiceError(TreasuryError.BAD_MONEY, _("A count of 0 to 999."), field="count")
     entry = _entry(event, entry_id)
@@ -261,7 +269,9 @@ def set_pool_winners(
     event = _open(event)
     pool = _pool(event.club, pool_id)
     if len(set(entry_ids)) != len(entry_ids):
-        raise ServiceError(TreasuryError.BAD_POOL_WINNERS, _("A winner is named twice."), field="entries")
+        raise ServiceError(
+            TreasuryError.BAD_POOL_WINNERS, _("A winner is named twice."), field="entries"
+        )
     entries = [_entry(event, int(pk)) for pk in entry_ids]
     percent = None if payout_percent in (None, "") else as_money(payout_percent, "payout_percent")
     if percent is not None and not 0 < percent <= 100:
@@ -272,13 +282,17 @@ def set_pool_winners(
     old = {"pool": pool.name, "winners": list(wins.values_list("entry__player__name", flat=True))}
     wins.delete()
     created = [
-        PoolWin.objects.create(
-            event=event, pool=pool, entry=entry, order=i, payout_percent=percent
-        )
+        PoolWin.objects.create(event=event, pool=pool, entry=entry, order=i, payout_percent=percent)
         for i, entry in enumerate(entries, start=1)
     ]
     selectors.pool_nights(event)  # the books check the winners against the rule now
-    _audit(event, user, "pool_winners", old, {"pool": pool.name, "winners": [e.player.name for e in entries]})
+    _audit(
+        event,
+        user,
+        "pool_winners",
+        old,
+        {"pool": pool.name, "winners": [e.player.name for e in entries]},
+    )
     return created
 
 
