@@ -347,3 +347,13 @@ def require_closed(event: Event) -> NightLedger:
             TreasuryError.NIGHT_NOT_CLOSED, _("The night is not closed yet: no ledger is stored.")
         )
     return ledger
+
+
+def stakes(event: Event) -> dict[int, dict[int, int]]:
+    """Entry id -> {pool id: stakes} of the event's pools."""
+    found: dict[int, dict[int, int]] = {}
+    for entry_id, pool_id, count in PoolEntry.objects.filter(event=event).values_list(
+        "entry_id", "pool_id", "count"
+    ):
+        found.setdefault(entry_id, {})[pool_id] = count
+    return found

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+E = "td/events/<int:event_id>/money/"
+
+urlpatterns = [
+    path(E, views.money_desk, name="money-desk"),
+    path(E + "sheet/", views.payout_sheet, name="money-sheet"),
+    path(E + "fees/", views.set_fees, name="money-fees"),
+    path(E + "entries/<int:entry_id>/pay/", views.pay, name="money-pay"),
+    path(E + "entries/<int:entry_id>/stake/", views.stake, name="money-stake"),
+    path(E + "winners/", views.winners, name="money-winners"),
+    path(E + "close/", views.close, name="money-close"),
+    path(E + "reopen/", views.reopen, name="money-reopen"),
+]

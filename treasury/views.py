@@ -1,0 +1,179 @@
+"""The money desk's pages, for the club's TDs (as the other TD pages): the door, the fees,
+the side pools, the payout sheet (printable) and closing the night. Views call only
+services and selectors."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from core.errors import ServiceError
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Event
+
+from . import selectors, services
+from .models import LedgerLine, Payment
+
+
+def _int(value: str | None) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        return 0
+
+
+def _context(event: Event) -> dict:
+    """Everything the desk shows. A sheet or ledger the books refuse says why instead."""
+    stored = selectors.stored_ledger(event)
+    context: dict = {
+        "event": event,
+        "money": selectors.club_money(event.club),
+        "fees": selectors.event_fees(event),
+        "entries": selectors.door_list(event),
+        "owing": selectors.who_owes(event),
+        "totals": selectors.door_totals(event),
+        "statuses": Payment.Status,
+        "ledger": stored,
+        "club_pools": event.club.pools.filter(active=True).order_by("name"),
+        "books_error": "",
+        "item_labels": dict(LedgerLine.Item.choices),
+    }
+    try:
+        context["pools"] = selectors.pool_nights(event)
+        context["sheet"] = selectors.payout_sheet(event)
+        context["names"] = selectors.entry_names(event)
+        if stored is not None:
+            context["lines"] = selectors.ledger_lines(stored)
+        else:
+            context["preview"] = selectors.ledger_preview(event)
+    except ServiceError as exc:
+        context["books_error"] = exc.message
+    stakes = selectors.stakes(event)
+    for entry in context["entries"]:
+        entry.stakes = stakes.get(entry.pk, {})
+    return context
+
+
+@login_required
+@require_GET
+def money_desk(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The money desk of one event: the door, who still owes, the pools, the sheet, the close."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    return render(request, "treasury/desk.html", _context(event))
+
+
+@login_required
+@require_GET
+def payout_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The printable payout sheet."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    return render(request, "treasury/sheet.html", _context(event))
+
+
+@login_required
+@require_POST
+def pay(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """Mark an entry paid, unpaid or waived: one click at the door; HTMX swaps the row."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    error = ""
+    try:
+        services.set_payment(event, entry_id, request.POST.get("status", ""), user=request.user)
+    except ServiceError as exc:
+        error = exc.message
+    if request.htmx:
+        context = _context(event)
+        entry = next((e for e in context["entries"] if e.pk == entry_id), None)
+        if entry is None:
+            return HttpResponse(error, status=400)
+        context |= {"entry": entry, "row_error": error}
+        return render(request, "treasury/desk.html#door-row", context, status=400 if error else 200)
+    if error:
+        messages.error(request, error)
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def stake(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """Put an entry into a pool run tonight, or take it out."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    try:
+        services.set_pool_stake(
+            event,
+            _int(request.POST.get("pool")),
+            entry_id,
+            _int(request.POST.get("count")),
+            user=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def set_fees(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Set the entry fee and the pools run tonight with their fees."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    pools = {
+        pool.pk: request.POST.get(f"pool-{pool.pk}-fee", "")
+        for pool in event.club.pools.filter(active=True)
+        if request.POST.get(f"pool-{pool.pk}") == "on"
+    }
+    try:
+        services.set_event_fees(event, request.POST.get("entry_fee", ""), pools, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The fees are set."))
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def winners(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Name a pool's winners (a 29 hand held, a draw won); none: derived again."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    try:
+        services.set_pool_winners(
+            event,
+            _int(request.POST.get("pool")),
+            [_int(pk) for pk in request.POST.getlist("entries") if pk],
+            payout_percent=request.POST.get("payout_percent") or None,
+            user=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def close(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Close the night: the ledger stored, the balances carried to the club's next event."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    try:
+        services.close_night(event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The night is closed: its balances carry to the next event."))
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Re-open the club's latest closed night."""
+    event = tournament_selectors.directed_event(request.user, event_id)
+    try:
+        services.reopen_night(event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The night is open again."))
+    return redirect("money-desk", event_id=event.pk)
