@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -90,7 +91,14 @@ def pay(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
         if entry is None:
             return HttpResponse(error, status=400)
         context |= {"entry": entry, "row_error": error}
-        return render(request, "treasury/desk.html#door-row", context, status=400 if error else 200)
+        row = render_to_string("treasury/desk.html#door-row", context, request)
+        # The totals and the list of who still owes follow the row, out of band, in a
+        # <template> so that the row's table parsing leaves them whole (htmx 2).
+        context["oob"] = True
+        totals = render_to_string("treasury/desk.html#door-totals", context, request)
+        owing = render_to_string("treasury/desk.html#owing-list", context, request)
+        body = f"{row}<template>{totals}{owing}</template>"
+        return HttpResponse(body, status=400 if error else 200)
     if error:
         messages.error(request, error)
     return redirect("money-desk", event_id=event.pk)

@@ -58,6 +58,8 @@ def test_one_click_marks_an_entry_paid_and_htmx_swaps_its_row(td_client, event):
     row = response.content.decode()
     assert row.lstrip().startswith(f'<tr id="door-{entry.pk}"') and ACCENTED in row
     assert "10.00" in row
+    assert 'id="totals" hx-swap-oob="true"' in row and "1 paid, 0 waived, 3 still owe" in row
+    assert 'id="owing" hx-swap-oob="true"' in row
     assert Payment.objects.get(entry=entry).amount == Decimal("10.00")
     refused = td_client.post(url, {"status": "maybe"}, headers={"HX-Request": "true"})
     assert refused.status_code == 400 and "paid, unpaid, waived" in refused.content.decode()
