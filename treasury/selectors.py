@@ -186,8 +186,11 @@ def final_place_list(event: Event) -> list[tuple[int, int]]:
     """``(entry id, final place)`` of the event's latest standings, after the playoff where
     there is one (``scoring.places``), as the competition ranking 1, 2, 3, 3, 5."""
     places = final_places(event.pk)
-    rows = standings_for_event(event.pk).values_list("entry_id", "rank")
-    found = sorted((places.place(entry_id, rank), entry_id) for entry_id, rank in rows)
+    rows = dict(standings_for_event(event.pk).values_list("entry_id", "rank"))
+    placed = {entry_id: places.place(entry_id, rank) for entry_id, rank in rows.items()}
+    # A playoff-only event's bracket players have places and no qualifying rows.
+    placed.update({e: p for e, p in places.moved.items() if e not in rows})
+    found = sorted((place, entry_id) for entry_id, place in placed.items())
     # Renumbered as the competition ranking the books ask for: a withdrawn row or a bracket
     # that leaves a gap must not make the sheet refuse the night.
     result: list[tuple[int, int]] = []

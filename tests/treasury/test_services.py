@@ -197,3 +197,34 @@ def test_a_payment_is_audited_once_per_change(club_books, td_user):
         ("waived", "0.00"),
     ]
     assert audit[0].new["player"] == "Ștefan Zoë Ñúñez"
+
+
+def test_the_sheet_pays_by_the_playoffs_places(td_user):
+    import random
+
+    from tournaments.models import Event
+
+    money = ClubMoneyFactory()
+    event = event_with_field(8, club=money.club, kind=Event.Kind.PLAYOFF_ONLY)
+    for entry in event.entries.all():
+        services.set_payment(event, entry.pk, "paid", user=td_user)
+    tournament_services.create_playoff(event)
+    rng = random.Random(5)
+    while ready := list(
+        event.bracket.matches.filter(decided=False, seat_a__isnull=False, seat_b__isnull=False)
+    ):
+        match = rng.choice(ready)
+        winner = rng.choice([match.seat_a_id, match.seat_b_id])
+        while not event.bracket.matches.get(pk=match.pk).decided:
+            tournament_services.record_playoff_game(
+                event, match=match.code, winner=winner, loser_score=90
+            )
+    recompute_standings(event.pk, incremental=False)
+    event.bracket.refresh_from_db()
+    sheet = selectors.payout_sheet(event)
+    # 8 paid x 10 = 80; two places paid (one in four): 2/3 and 1/3, rounded down; 1 left.
+    assert sheet.place_amounts == (D(53), D(26))
+    first, second = sheet.shares
+    assert (first.entry_id, first.place, first.amount) == (event.bracket.champion_id, 1, D(53))
+    assert (second.place, second.amount) == (2, D(26))
+    assert sheet.carried_out == D(1)
