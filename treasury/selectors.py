@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from books.error_codes import BooksError
@@ -254,7 +254,8 @@ class PoolNight:
     result: PoolResult
 
 
-def _pool_rule(pool: SidePool, fee: Decimal, coin: Decimal) -> PoolRule:
+def pool_rule(pool: SidePool, fee: Decimal, coin: Decimal) -> PoolRule:
+    """The pool as ``books.pools.PoolRule`` (a rule the books refuse is a ServiceError)."""
     with books_refusals():
         return PoolRule(
             name=pool.name,
@@ -309,7 +310,7 @@ def pool_nights(event: Event) -> list[PoolNight]:
         wins = list(PoolWin.objects.filter(event=event, pool=pool).order_by("order", "pk"))
         winners = [w.entry_id for w in wins] or _derived_winners(event, pool, set(stakes))
         percent = next((w.payout_percent for w in wins if w.payout_percent is not None), None)
-        rule = _pool_rule(pool, fee if fee is not None else ZERO, coin)
+        rule = pool_rule(pool, fee if fee is not None else ZERO, coin)
         with books_refusals():
             result = settle_pool(rule, count, winners, carried_in, percent)
         nights.append(PoolNight(pool, fee, count, bool(wins), result))
@@ -360,3 +361,10 @@ def stakes(event: Event) -> dict[int, dict[int, int]]:
     ):
         found.setdefault(entry_id, {})[pool_id] = count
     return found
+
+
+def club_ledgers(club: Club) -> QuerySet[NightLedger]:
+    """The club's closed nights, the latest first."""
+    return (
+        NightLedger.objects.filter(club=club).select_related("event").order_by("-closed_at", "-pk")
+    )

@@ -136,7 +136,7 @@ def create_pool(club: Club, name: str, kind: str, fee: Any, **options: Any) -> S
             TreasuryError.UNKNOWN_POOL, _("Give the pool a name of its own."), field="name"
         )
     pool = SidePool(club=club, name=name, kind=kind, fee=as_money(fee, "fee"), **options)
-    selectors._pool_rule(pool, pool.fee, Decimal(1))  # the books check the rule now
+    selectors.pool_rule(pool, pool.fee, Decimal(1))  # the books check the rule now
     pool.save()
     return pool
 

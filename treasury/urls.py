@@ -5,6 +5,8 @@ from . import views
 E = "td/events/<int:event_id>/money/"
 
 urlpatterns = [
+    path("td/clubs/<int:club_id>/money/", views.club_money, name="club-money"),
+    path("td/clubs/<int:club_id>/money/pools/", views.club_pool_new, name="club-pool-new"),
     path(E, views.money_desk, name="money-desk"),
     path(E + "sheet/", views.payout_sheet, name="money-sheet"),
     path(E + "fees/", views.set_fees, name="money-fees"),

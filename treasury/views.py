@@ -10,13 +10,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import ServiceError
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Event
 
 from . import selectors, services
+from .forms import ClubMoneyForm, PoolForm
 from .models import LedgerLine, Payment
 
 
@@ -185,3 +186,60 @@ def reopen(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         messages.success(request, _("The night is open again."))
     return redirect("money-desk", event_id=event.pk)
+
+
+def _club_money_page(request: HttpRequest, club, *, status: int = 200, **forms) -> HttpResponse:
+    settings = selectors.club_money(club)
+    return render(
+        request,
+        "treasury/club_money.html",
+        {
+            "club": club,
+            "money": settings,
+            "money_form": forms.get("money_form") or ClubMoneyForm(instance=settings),
+            "pool_form": forms.get("pool_form") or PoolForm(),
+            "pools": club.pools.order_by("name"),
+            "ledgers": selectors.club_ledgers(club)[:20],
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_money(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's money settings (GET shows them, POST saves them), its pools, its nights."""
+    club = tournament_selectors.directed_club(request.user, club_id)
+    if request.method == "GET":
+        return _club_money_page(request, club)
+    form = ClubMoneyForm(request.POST, instance=selectors.club_money(club))
+    if not form.is_valid():
+        return _club_money_page(request, club, money_form=form, status=400)
+    try:
+        services.set_club_money(club, user=request.user, **form.cleaned_data)
+    except ServiceError as exc:
+        form.add_error(exc.field, exc.message)
+        return _club_money_page(request, club, money_form=form, status=400)
+    messages.success(request, _("The club's money settings are saved."))
+    return redirect("club-money", club_id=club.pk)
+
+
+@login_required
+@require_POST
+def club_pool_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Add a side pool to the club."""
+    club = tournament_selectors.directed_club(request.user, club_id)
+    form = PoolForm(request.POST)
+    if not form.is_valid():
+        return _club_money_page(request, club, pool_form=form, status=400)
+    values = dict(form.cleaned_data)
+    ratios = values.pop("ratios_text")
+    try:
+        services.create_pool(
+            club, values.pop("name"), values.pop("kind"), values.pop("fee"), ratios=ratios, **values
+        )
+    except ServiceError as exc:
+        form.add_error(None, exc.message)
+        return _club_money_page(request, club, pool_form=form, status=400)
+    messages.success(request, _("The pool is added."))
+    return redirect("club-money", club_id=club.pk)

@@ -105,3 +105,47 @@ def test_another_clubs_td_gets_a_404(client, event):
     response = client.post(reverse("money-pay", args=[event.pk, entry.pk]), {"status": "paid"})
     assert response.status_code == 404
     assert not Payment.objects.exists()
+
+
+def test_the_club_sets_its_money_and_adds_a_pool(td_client, event):
+    url = reverse("club-money", args=[event.club_id])
+    assert td_client.get(url).status_code == 200
+    saved = td_client.post(
+        url,
+        {
+            "currency": "EUR",
+            "coin": "0.05",
+            "entry_fee": "12.50",
+            "hold_back_name": "Club fund",
+            "hold_back_per_entrant": "0",
+            "hold_back_percent": "10",
+            "remainder_to": "top",
+        },
+    )
+    assert saved.status_code == 302
+    money = selectors.club_money(event.club)
+    assert (money.currency, money.coin, money.entry_fee) == (
+        "EUR",
+        Decimal("0.05"),
+        Decimal("12.50"),
+    )
+    pool = {
+        "name": "Skunk pot",
+        "kind": "skunk",
+        "fee": "0.25",
+        "share": "ratio",
+        "ratios_text": "60, 40",
+        "payout_percent": "100",
+        "held_back_percent": "10",
+        "rolls_over": "on",
+        "winner_rule": "all",
+    }
+    assert td_client.post(reverse("club-pool-new", args=[event.club_id]), pool).status_code == 302
+    skunk = SidePool.objects.get(club=event.club, name="Skunk pot")
+    assert skunk.ratios == ["60", "40"] and skunk.fee == Decimal("0.25")
+    refused = td_client.post(
+        reverse("club-pool-new", args=[event.club_id]), pool | {"name": "Other", "ratios_text": ""}
+    )
+    assert refused.status_code == 400 and "ratios must be positive" in refused.content.decode()
+    page = td_client.get(url).content.decode()
+    assert "Skunk pot" in page
