@@ -161,6 +161,11 @@ def set_event_fees(
     )
     old: dict[str, Any] = {"entry_fee": str(fees.entry_fee)}
     new: dict[str, Any] = {"entry_fee": str(fee)}
+    if fee != fees.entry_fee:
+        # Who paid the old fee paid tonight's fee: the door's takings stay the sheet's.
+        Payment.objects.filter(
+            event=event, status=Payment.Status.PAID, amount=fees.entry_fee
+        ).update(amount=fee)
     fees.entry_fee = fee
     fees.save(update_fields=["entry_fee"])
     if pools is not None:

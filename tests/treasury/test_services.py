@@ -72,6 +72,11 @@ def test_a_24_player_night_from_the_door_to_the_closed_ledger(club_books, td_use
     assert (totals.taken, totals.owed) == (D("220.00"), D("10.00"))
     services.set_payment(event, entries[23].pk, "waived", user=td_user)
     assert selectors.who_owes(event) == []
+    # A fee changed after the door opened: who paid the old fee paid the new one.
+    services.set_event_fees(event, "12", {q_pool.pk: "5", hand_29.pk: "1"}, user=td_user)
+    assert selectors.door_totals(event).taken == D("264.00")
+    services.set_event_fees(event, "10", {q_pool.pk: "5", hand_29.pk: "1"}, user=td_user)
+    assert selectors.door_totals(event).taken == D("220.00")
     for entry in entries[:16]:
         services.set_pool_stake(event, q_pool.pk, entry.pk, user=td_user)
     for entry in entries[:20]:
