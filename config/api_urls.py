@@ -64,6 +64,11 @@ urlpatterns += [
     path(E + "payouts/", treasury_api.PayoutSheetView.as_view(), name="api-payouts"),
     path(E + "ledger/", treasury_api.LedgerView.as_view(), name="api-ledger"),
     path(E + "ledger/close/", treasury_api.CloseNightView.as_view(), name="api-ledger-close"),
+    path(
+        "clubs/<int:club_id>/seasons/<int:season_id>/books/",
+        treasury_api.SeasonBooksView.as_view(),
+        name="api-season-books",
+    ),
 ]
 
 urlpatterns += [

@@ -5,6 +5,7 @@ from django.contrib import admin
 
 from .models import (
     ClubMoney,
+    ClubStaff,
     EventFees,
     EventPool,
     LedgerLine,
@@ -87,3 +88,11 @@ class NightLedgerAdmin(admin.ModelAdmin):
 class LedgerLineAdmin(admin.ModelAdmin):
     list_display = ["ledger", "pot", "item", "amount", "name"]
     raw_id_fields = ["ledger", "event", "pool", "entry"]
+
+
+@admin.register(ClubStaff)
+class ClubStaffAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "role"]
+    list_filter = ["role", "club"]
+    list_select_related = ["club", "user"]
+    raw_id_fields = ["user"]

@@ -1,9 +1,9 @@
 """The money desk's TD API: an event's fees, an entry's payment, the payout sheet, the ledger.
 
-Every route is for a signed-in TD of the event's club (as the rest of the TD API,
-``tournaments.api_td``): 401 when not signed in, 404 for another club's event. A refused
-call answers 400 with the service's message and its code (``treasury.error_codes``).
-Amounts are decimal strings ("10.00"), never floats.
+Every route is for a signed-in TD or treasurer of the event's club (``treasury.access``; the
+rest of the TD API, ``tournaments.api_td``, stays the TDs'): 401 when not signed in, 404 for
+another club's event. A refused call answers 400 with the service's message and its code
+(``treasury.error_codes``). Amounts are decimal strings ("10.00"), never floats.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from books.pools import NightLedger as BooksLedger
 from tournaments.api_td import TD_ERRORS, TDView, valid
 from tournaments.models import Event
 
-from . import selectors, services
+from . import access, season, selectors, services
 from .models import Payment
 
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
@@ -255,7 +255,14 @@ def ledger_data(event: Event) -> dict[str, Any]:
 # --- Views ---------------------------------------------------------------------------------------
 
 
-class EventFeesView(TDView):
+class MoneyView(TDView):
+    """A money action on one event: for the club's TDs and its treasurers; 404 for others."""
+
+    def event(self) -> Event:
+        return access.money_event(self.request.user, self.kwargs["event_id"])
+
+
+class EventFeesView(MoneyView):
     """The event's entry fee and side pools (GET); set them (PUT)."""
 
     @extend_schema(
@@ -284,7 +291,7 @@ class EventFeesView(TDView):
         return Response(EventFeesOutput(fees_data(event)).data)
 
 
-class EntryPaymentView(TDView):
+class EntryPaymentView(MoneyView):
     """An entry's payment at the door."""
 
     @extend_schema(
@@ -312,7 +319,7 @@ class EntryPaymentView(TDView):
         )
 
 
-class PayoutSheetView(TDView):
+class PayoutSheetView(MoneyView):
     """The event's payout sheet from its final places."""
 
     @extend_schema(
@@ -325,7 +332,7 @@ class PayoutSheetView(TDView):
         return Response(PayoutSheetOutput(sheet_data(event, selectors.payout_sheet(event))).data)
 
 
-class LedgerView(TDView):
+class LedgerView(MoneyView):
     """The event's night ledger: stored once closed, else as it would close now."""
 
     @extend_schema(
@@ -337,7 +344,7 @@ class LedgerView(TDView):
         return Response(LedgerOutput(ledger_data(self.event())).data)
 
 
-class CloseNightView(TDView):
+class CloseNightView(MoneyView):
     """Close the night: the ledger stored, the balances carried to the club's next event."""
 
     @extend_schema(
@@ -350,3 +357,87 @@ class CloseNightView(TDView):
         event = self.event()
         services.close_night(event, user=request.user)
         return Response(LedgerOutput(ledger_data(event)).data)
+
+
+# --- The club's season books ---------------------------------------------------------------------
+
+
+class SeasonNightOutput(serializers.Serializer):
+    """One closed night of the season: ``held_back`` is the ACC's (or the named fund's),
+    ``to_club`` what went to the club."""
+
+    event = serializers.IntegerField()
+    date = serializers.DateField()
+    name = serializers.CharField()
+    currency = serializers.CharField()
+    takings = _amount()
+    carried_in = _amount()
+    payouts = _amount()
+    held_back = _amount()
+    to_club = _amount()
+    carried_out = _amount(help_text="Carried over to the club's next event.")
+
+
+class SeasonBooksOutput(serializers.Serializer):
+    """A season's closed nights and their totals, in the club's currency."""
+
+    season = serializers.IntegerField()
+    name = serializers.CharField()
+    start = serializers.DateField()
+    end = serializers.DateField()
+    currency = serializers.CharField()
+    nights = SeasonNightOutput(many=True)
+    open_nights = serializers.IntegerField(help_text="Nights in the dates not closed yet.")
+    takings = _amount()
+    payouts = _amount()
+    held_back = _amount()
+    to_club = _amount()
+    opened_with = _amount(help_text="The first night's carried-in balance.")
+    closed_with = _amount(help_text="The last night's carried-over balance.")
+
+
+def season_data(books: season.SeasonBooks) -> dict[str, Any]:
+    """The season books as the API's plain values."""
+    return {
+        "season": books.season.pk,
+        "name": books.season.name,
+        "start": books.season.start,
+        "end": books.season.end,
+        "currency": books.currency,
+        "nights": [
+            {
+                "event": night.event_id,
+                "date": night.date,
+                "name": night.name,
+                "currency": night.currency,
+                "takings": night.takings,
+                "carried_in": night.carried_in,
+                "payouts": night.payouts,
+                "held_back": night.held_back,
+                "to_club": night.to_club,
+                "carried_out": night.carried_out,
+            }
+            for night in books.nights
+        ],
+        "open_nights": books.open_nights,
+        "takings": books.takings,
+        "payouts": books.payouts,
+        "held_back": books.held_back,
+        "to_club": books.to_club,
+        "opened_with": books.opened_with,
+        "closed_with": books.closed_with,
+    }
+
+
+class SeasonBooksView(TDView):
+    """A club's season books: for its TDs and treasurers; 404 for another club's season."""
+
+    @extend_schema(
+        summary="Read a club's season books (TD, treasurer)",
+        description=TD_ERRORS,
+        responses={200: SeasonBooksOutput},
+    )
+    def get(self, request: Request, club_id: int, season_id: int) -> Response:
+        club = access.money_club(request.user, club_id)
+        books = season.season_books(season.club_season(club, season_id))
+        return Response(SeasonBooksOutput(season_data(books)).data)

@@ -17,3 +17,5 @@ class TreasuryError(ErrorCode):
     NOT_LATEST_NIGHT = "not_latest_night"
     UNKNOWN_ENTRY = "unknown_entry"
     UNKNOWN_POOL = "unknown_pool"
+    UNKNOWN_ROLE = "unknown_role"
+    UNKNOWN_USER = "unknown_user"

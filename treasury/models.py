@@ -30,6 +30,40 @@ class RemainderRule(models.TextChoices):
     CLUB = RemainderTo.CLUB.value, _("To the club")
 
 
+class ClubRole(models.TextChoices):
+    """A club's money staff besides its TDs (``Club.directors``, who may do everything)."""
+
+    # The club's books and nothing else: the money desk, the payout sheet, the ledger, the club
+    # money page and the treasury API of the club; never the pairing or results pages.
+    TREASURER = "treasurer", _("Treasurer")
+
+
+class ClubStaff(models.Model):
+    """A user's money role at a club (a TD needs none: directors open the money pages too)."""
+
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, related_name="staff", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=20, choices=ClubRole)
+
+    class Meta:
+        ordering = ["club", "role", "user"]
+        verbose_name = _("club staff")
+        verbose_name_plural = _("club staff")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user", "role"], name="one_role_per_club_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.user} ({self.get_role_display()})"
+
+
 class ClubMoney(models.Model):
     """A club's money defaults, and the main pot's balance carried to its next event."""
 

@@ -50,6 +50,7 @@ from .error_codes import TreasuryError
 from .models import (
     ZERO,
     ClubMoney,
+    ClubStaff,
     EventFees,
     EventPool,
     LedgerLine,
@@ -367,4 +368,18 @@ def club_ledgers(club: Club) -> QuerySet[NightLedger]:
     """The club's closed nights, the latest first."""
     return (
         NightLedger.objects.filter(club=club).select_related("event").order_by("-closed_at", "-pk")
+    )
+
+
+def club_events(club: Club) -> QuerySet[Event]:
+    """The club's events, newest first: the way to each night's money desk."""
+    return Event.objects.filter(club=club).order_by("-date", "-pk")
+
+
+def club_staff(club: Club, role: str) -> QuerySet[ClubStaff]:
+    """The club's staff of one role (its treasurers), by username."""
+    return (
+        ClubStaff.objects.filter(club=club, role=role)
+        .select_related("user")
+        .order_by("user__username")
     )

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -26,6 +27,8 @@ from .error_codes import TreasuryError
 from .models import (
     ZERO,
     ClubMoney,
+    ClubRole,
+    ClubStaff,
     EventFees,
     EventPool,
     LedgerLine,
@@ -125,6 +128,25 @@ def set_club_money(club: Club, *, user: UserLike = None, **values: Any) -> ClubM
     settings.full_clean(exclude=["club", "main_balance"])
     settings.save()
     return settings
+
+
+@transaction.atomic
+def set_club_role(club: Club, username: str, role: str, *, on: bool = True) -> ClubStaff:
+    """Give ``username`` a money role at the club (``on``) or take it back. Only a TD of the
+    club may call this (the view checks); a treasurer does not appoint treasurers."""
+    if role not in ClubRole.values:
+        raise ServiceError(TreasuryError.UNKNOWN_ROLE, _("No such role."), field="role")
+    user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
+    if user is None:
+        raise ServiceError(TreasuryError.UNKNOWN_USER, _("No such user."), field="username")
+    if on:
+        staff, _created = ClubStaff.objects.get_or_create(club=club, user=user, role=role)
+        return staff
+    staff = ClubStaff.objects.filter(club=club, user=user, role=role).first() or ClubStaff(
+        club=club, user=user, role=role
+    )
+    ClubStaff.objects.filter(club=club, user=user, role=role).delete()
+    return staff
 
 
 @transaction.atomic
