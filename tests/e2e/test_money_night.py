@@ -18,8 +18,9 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Page, expect
 
+from scoring.models import Season
 from scoring.services import recompute_standings
-from tests.e2e.night import NAMES, log_in
+from tests.e2e.night import NAMES, TD_PASSWORD, log_in
 from tests.factories import (
     ClubMoneyFactory,
     EntryFactory,
@@ -31,7 +32,7 @@ from tests.factories import (
 from tournaments import services as tournament_services
 from tournaments.models import Event
 from treasury import selectors, services
-from treasury.models import NightLedger, Payment, SidePool
+from treasury.models import ClubRole, NightLedger, Payment, SidePool
 
 pytestmark = pytest.mark.e2e
 D = Decimal
@@ -186,3 +187,48 @@ def test_a_money_night_from_the_door_to_the_next_night(
         td.goto(f"/td/events/{next_night.pk}/money/sheet/")
         expect(td.locator("#sheet-figures")).to_contain_text(f"{carried_main:.2f} USD")
     checks.a11y(td, "money desk, the next night")
+
+
+def test_the_treasurer_keeps_the_books_and_not_the_games(
+    open_page: Callable[[], Page], checks, viewport
+):
+    """A treasurer signs in: the nav's Money link, the club's money page, the season books
+    (the closed night in them), the money desk; the TD's event page is a 404."""
+    club, director, _q_pool, _hand_29 = _club_with_a_carried_29_pot()
+    last_night = NightLedger.objects.get(club=club).event
+    Season.objects.create(
+        club=club,
+        name="Saison 2026",
+        start=last_night.date.replace(month=1, day=1),
+        end=last_night.date.replace(month=12, day=31),
+    )
+    UserFactory(username="treasurer")
+    services.set_club_role(club, "treasurer", ClubRole.TREASURER)
+    tonight = event_with_field(4, club=club, name="Ce soir")
+
+    page = open_page()
+    page.goto("/accounts/login/?next=/")
+    page.get_by_label("Username").fill("treasurer")
+    page.get_by_label("Password").fill(TD_PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    nav_toggle = page.locator(".navbar-toggler")
+    if nav_toggle.is_visible():
+        nav_toggle.click()
+    page.get_by_role("link", name="Money", exact=True).click()
+    page.get_by_role("link", name=club.name).click()
+    expect(page.locator("h1")).to_contain_text(club.name)
+    expect(page.locator("#club-events")).to_contain_text("Ce soir")
+    checks.a11y(page, "club money page, a treasurer")
+
+    page.get_by_role("link", name="Season books").click()
+    expect(page.locator("#season-books tbody")).to_contain_text("Last night")
+    expect(page.locator("#season-totals")).to_contain_text("44.00 USD")  # 4 x ($10 + $1)
+    checks.a11y(page, "season books")
+
+    page.goto(f"/td/events/{tonight.pk}/money/")
+    expect(page.locator("#totals")).to_contain_text("0 paid, 0 waived, 4 still owe.")
+    expect(page.get_by_role("link", name="Back to the event")).to_have_count(0)
+    checks.a11y(page, "money desk, a treasurer")
+    # The TD's pages, with the treasurer's cookies (a fetch: a 404 page would log a console error).
+    assert page.request.get(f"/td/events/{tonight.pk}/").status == 404
+    assert page.request.get(f"/td/events/{tonight.pk}/money/").status == 200

@@ -7,6 +7,8 @@ from decimal import Decimal
 from django import template
 from django.utils.formats import number_format
 
+from treasury.access import money_clubs
+
 register = template.Library()
 
 
@@ -23,3 +25,9 @@ def money(value: Decimal | None, currency: str = "") -> str:
 def get_item(mapping: dict, key: object) -> object:
     """``mapping[key]`` in a template (``None`` when absent)."""
     return (mapping or {}).get(key)
+
+
+@register.simple_tag
+def keeps_books(user: object) -> bool:
+    """Whether the user keeps some club's books (a TD or a treasurer): the nav's money link."""
+    return money_clubs(user).exists()  # type: ignore[arg-type]
