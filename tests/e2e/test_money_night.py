@@ -132,6 +132,8 @@ def test_a_money_night_from_the_door_to_the_next_night(
     for entry in entries[:20]:
         services.set_pool_stake(event, hand_29.pk, entry.pk, user=director)
     _play(event, 3)
+    tournament_services.finish_event(event)  # the final places: all three games played
+    assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
 
     # The printable payout sheet: its shares and the remainder add up to the pot.
     td.goto(desk)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
+import zlib
 from decimal import Decimal
 
 import pytest
@@ -124,6 +126,24 @@ def test_the_season_books_page_csv_and_pdf(td_client, books):
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert pdf["Content-Type"] == "application/pdf"
     assert "Bra%C8%99ov" in pdf["Content-Disposition"]
+    # The accented letters are in the PDF's text (its fonts' ToUnicode maps): ș, é, Ș.
+    mapped = _pdf_unicode(pdf.content)
+    assert {"ș", "é", "Ș"} <= mapped and "Ω" not in mapped
+
+
+def _pdf_unicode(pdf: bytes) -> set[str]:
+    """The characters a PDF's fonts map glyphs to (their ToUnicode CMaps, inflated)."""
+    found: set[str] = set()
+    for raw in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
+        try:
+            text = zlib.decompress(raw)
+        except zlib.error:
+            continue
+        if b"beginbfchar" not in text:
+            continue
+        for target in re.findall(rb"<[0-9A-Fa-f]+>\s*<([0-9A-Fa-f]{4})>", text):
+            found.add(chr(int(target, 16)))
+    return found
 
 
 def test_the_pdf_is_rendered_from_the_accented_names(books, rf):
