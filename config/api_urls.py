@@ -7,6 +7,7 @@ from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments import api_td
 from tournaments.stoppa import api as tournaments_api_stoppa
+from treasury import api as treasury_api
 
 urlpatterns = [
     path("events/", tournaments_api.EventList.as_view(), name="api-events"),
@@ -57,6 +58,17 @@ urlpatterns += [
     path(E + "playoff/", api_td.CreatePlayoff.as_view(), name="api-playoff"),
     path(E + "playoff/games/", api_td.PlayoffGames.as_view(), name="api-playoff-games"),
     path(E + "playoff/games/undo/", api_td.UndoPlayoffGame.as_view(), name="api-playoff-undo"),
+    # The money desk (treasury): fees, the door, the payout sheet, the night ledger.
+    path(E + "fees/", treasury_api.EventFeesView.as_view(), name="api-event-fees"),
+    path(N + "payment/", treasury_api.EntryPaymentView.as_view(), name="api-entry-payment"),
+    path(E + "payouts/", treasury_api.PayoutSheetView.as_view(), name="api-payouts"),
+    path(E + "ledger/", treasury_api.LedgerView.as_view(), name="api-ledger"),
+    path(E + "ledger/close/", treasury_api.CloseNightView.as_view(), name="api-ledger-close"),
+    path(
+        "clubs/<int:club_id>/seasons/<int:season_id>/books/",
+        treasury_api.SeasonBooksView.as_view(),
+        name="api-season-books",
+    ),
 ]
 
 urlpatterns += [

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "scoring",
     "games_web",
     "results",
+    "treasury",
 ]
 
 MIDDLEWARE = [
@@ -377,6 +378,7 @@ SPECTACULAR_SETTINGS = {
         "EventStatusEnum": "tournaments.models.Event.Status",
         "PlayerStatusEnum": "tournaments.models.Player.Status",
         "GameStatusEnum": "tournaments.models.Round.Status",
+        "PaymentStatusEnum": "treasury.models.Payment.Status",
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",
         "ServerErrorEnum": "drf_standardized_errors.openapi_serializers.ServerErrorEnum.choices",

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("games_web.urls")),
     path("", include("scoring.urls")),
     path("", include("results.urls")),
+    path("", include("treasury.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

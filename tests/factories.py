@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 import factory
 from django.contrib.auth import get_user_model
 
 from tournaments.models import Club, Entry, Event, MatchPointFormat, Player, Round, Table
+from treasury.models import ClubMoney, SidePool
 
 
 def acc_format() -> MatchPointFormat:
@@ -111,3 +113,28 @@ def stoppa_event_with_field(
         EntryFactory(event=event, player__name=name)
     EntryFactory.create_batch(players - len(names), event=event)
     return event
+
+
+class ClubMoneyFactory(factory.django.DjangoModelFactory):
+    """A club's money defaults: dollars, whole-dollar coins, a $10 entry fee."""
+
+    class Meta:
+        model = ClubMoney
+        django_get_or_create = ["club"]
+
+    club = factory.SubFactory(ClubFactory)
+    currency = "USD"
+    coin = Decimal(1)
+    entry_fee = Decimal(10)
+
+
+class SidePoolFactory(factory.django.DjangoModelFactory):
+    """A club's side pool (a 29 hand pot, $1 a stake, by default)."""
+
+    class Meta:
+        model = SidePool
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Pool {n}")
+    kind = SidePool.Kind.HAND_29
+    fee = Decimal(1)

@@ -10,7 +10,7 @@ from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
-OUR_APPS = {"tournaments", "scoring", "results"}
+OUR_APPS = {"tournaments", "scoring", "results", "treasury"}
 
 
 def test_every_model_is_in_the_admin_and_its_pages_open(client):

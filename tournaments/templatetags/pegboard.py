@@ -101,6 +101,14 @@ AUDIT_ACTIONS = {
     "stoppa_cleared": gettext_lazy("nets cleared"),
     "nets_reported": gettext_lazy("nets reported by a player"),
     "nets_confirmed": gettext_lazy("nets confirmed by a player"),
+    # The money desk (treasury)
+    "fees_set": gettext_lazy("fees set"),
+    "payment": gettext_lazy("entry fee marked"),
+    "pool_stake": gettext_lazy("side pool stake"),
+    "pool_winners": gettext_lazy("side pool winners named"),
+    "night_closed": gettext_lazy("night closed, balances carried"),
+    "night_reopened": gettext_lazy("night re-opened"),
+    "payouts_to_recheck": gettext_lazy("payouts to re-check: a result changed"),
 }
 
 

@@ -1,0 +1,98 @@
+"""The money desk's rows in the admin: the club's defaults, payout table and pools (set up
+here), and the events' fees, payments and closed ledgers (read them on the money desk)."""
+
+from django.contrib import admin
+
+from .models import (
+    ClubMoney,
+    ClubStaff,
+    EventFees,
+    EventPool,
+    LedgerLine,
+    NightLedger,
+    Payment,
+    PayoutTableRow,
+    PoolEntry,
+    PoolWin,
+    SidePool,
+)
+
+
+@admin.register(ClubMoney)
+class ClubMoneyAdmin(admin.ModelAdmin):
+    list_display = ["club", "currency", "coin", "entry_fee", "remainder_to", "main_balance"]
+    list_select_related = ["club"]
+
+
+@admin.register(PayoutTableRow)
+class PayoutTableRowAdmin(admin.ModelAdmin):
+    list_display = ["club", "min_entrants", "percents"]
+    list_filter = ["club"]
+
+
+@admin.register(SidePool)
+class SidePoolAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "kind", "fee", "rolls_over", "active", "balance"]
+    list_filter = ["club", "kind"]
+    # The balance is carried by closing nights, never typed.
+    readonly_fields = ["balance"]
+
+
+@admin.register(EventFees)
+class EventFeesAdmin(admin.ModelAdmin):
+    list_display = ["event", "entry_fee", "to_recheck"]
+    raw_id_fields = ["event"]
+
+
+@admin.register(EventPool)
+class EventPoolAdmin(admin.ModelAdmin):
+    list_display = ["event", "pool", "fee"]
+    raw_id_fields = ["event"]
+
+
+@admin.register(Payment)
+class PaymentAdmin(admin.ModelAdmin):
+    list_display = ["entry", "event", "status", "amount", "at"]
+    list_filter = ["status"]
+    raw_id_fields = ["event", "entry", "by"]
+
+
+@admin.register(PoolEntry)
+class PoolEntryAdmin(admin.ModelAdmin):
+    list_display = ["event", "pool", "entry", "count"]
+    raw_id_fields = ["event", "entry"]
+
+
+@admin.register(PoolWin)
+class PoolWinAdmin(admin.ModelAdmin):
+    list_display = ["event", "pool", "entry", "order", "payout_percent"]
+    raw_id_fields = ["event", "entry"]
+
+
+class LedgerLineInline(admin.TabularInline):
+    model = LedgerLine
+    extra = 0
+    can_delete = False
+    fields = ["order", "pot", "item", "amount", "name", "label"]
+    readonly_fields = fields
+
+
+@admin.register(NightLedger)
+class NightLedgerAdmin(admin.ModelAdmin):
+    list_display = ["event", "closed_at", "closed_by", "takings", "payouts", "carried_out"]
+    raw_id_fields = ["event", "club"]
+    inlines = [LedgerLineInline]
+
+
+@admin.register(LedgerLine)
+class LedgerLineAdmin(admin.ModelAdmin):
+    list_display = ["ledger", "pot", "item", "amount", "name"]
+    raw_id_fields = ["ledger", "event", "pool", "entry"]
+
+
+@admin.register(ClubStaff)
+class ClubStaffAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "role"]
+    list_filter = ["role", "club"]
+    list_select_related = ["club", "user"]
+    raw_id_fields = ["user"]

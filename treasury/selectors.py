@@ -1,0 +1,385 @@
+"""Reads of the money desk, always scoped by club or event: the door list, who still owes,
+the payout sheet from the final places, the pools' nights, and the night ledger.
+
+The arithmetic is ``books``'s; these functions feed it the event's rows and convert its
+refusals into :class:`~core.errors.ServiceError` (a 400 with a code, never a 500).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import QuerySet, Sum
+from django.utils.translation import gettext as _
+
+from books.error_codes import BooksError
+from books.payouts import (
+    Fees,
+    HoldBack,
+    PayoutRow,
+    PayoutSheet,
+    PayoutTable,
+    compute_payouts,
+    default_paid_places,
+)
+from books.pools import (
+    MAIN_POT,
+    LedgerItem,
+    PoolKind,
+    PoolResult,
+    PoolRule,
+    ShareRule,
+    last_holder,
+    night_ledger,
+    q_pool_winners,
+    settle_pool,
+)
+from books.pools import (
+    NightLedger as BooksLedger,
+)
+from core.errors import ServiceError
+from scoring.models import SpecialHand
+from scoring.places import final_places
+from scoring.selectors import standings_for_event
+from tournaments.models import Bracket, Club, Entry, Event
+
+from .error_codes import TreasuryError
+from .models import (
+    ZERO,
+    ClubMoney,
+    ClubStaff,
+    EventFees,
+    EventPool,
+    LedgerLine,
+    NightLedger,
+    Payment,
+    PayoutTableRow,
+    PoolEntry,
+    PoolWin,
+    SidePool,
+)
+
+Status = Payment.Status
+
+
+@contextmanager
+def books_refusals() -> Iterator[None]:
+    """Turn a refusal of the books core into a ServiceError with the desk's code."""
+    try:
+        yield
+    except BooksError as exc:
+        raise ServiceError(TreasuryError.BOOKS_REFUSED, str(exc)) from exc
+
+
+def club_money(club: Club) -> ClubMoney:
+    """The club's money settings (the defaults, unsaved, when it has none yet)."""
+    found = ClubMoney.objects.filter(club=club).first()
+    return found if found is not None else ClubMoney(club=club)
+
+
+def event_fees(event: Event) -> EventFees:
+    """The event's fees (the club's default entry fee, unsaved, when none were set)."""
+    found = EventFees.objects.filter(event=event).first()
+    if found is not None:
+        return found
+    return EventFees(event=event, entry_fee=club_money(event.club).entry_fee)
+
+
+def books_fees(event: Event) -> Fees:
+    """The event's fees as ``books.payouts.Fees``: entry fee, hold-back, coin, remainder."""
+    settings = club_money(event.club)
+    holds: tuple[HoldBack, ...] = ()
+    if settings.hold_back_per_entrant or settings.hold_back_percent:
+        holds = (
+            HoldBack(
+                settings.hold_back_name or _("held back"),
+                per_entrant=settings.hold_back_per_entrant,
+                percent=settings.hold_back_percent,
+            ),
+        )
+    with books_refusals():
+        return Fees(
+            entry=event_fees(event).entry_fee,
+            hold_backs=holds,
+            coin=settings.coin,
+            remainder_to=settings.remainder_to,  # type: ignore[arg-type]
+        )
+
+
+def payout_table(club: Club) -> PayoutTable:
+    """The club's own payout table, or the built-in one when it has no rows."""
+    rows = PayoutTableRow.objects.filter(club=club).order_by("min_entrants")
+    with books_refusals():
+        return PayoutTable(
+            tuple(
+                PayoutRow(row.min_entrants, tuple(Decimal(str(p)) for p in row.percents))
+                for row in rows
+            )
+        )
+
+
+# --- The door ------------------------------------------------------------------------------------
+
+
+def door_list(event: Event) -> list[Entry]:
+    """Every entry of the event by name, each with ``pay_status`` and ``pay_amount``."""
+    entries = list(
+        Entry.objects.filter(event=event).select_related("player").order_by("player__name")
+    )
+    payments = {
+        p.entry_id: p
+        for p in Payment.objects.filter(event=event).only("entry_id", "status", "amount")
+    }
+    for entry in entries:
+        payment = payments.get(entry.pk)
+        entry.pay_status = payment.status if payment else Status.UNPAID  # type: ignore[attr-defined]
+        entry.pay_amount = payment.amount if payment else ZERO  # type: ignore[attr-defined]
+    return entries
+
+
+def who_owes(event: Event) -> list[Entry]:
+    """The entries that have neither paid nor been waived, by name (withdrawn ones too: they
+    played)."""
+    settled = Payment.objects.filter(event=event, status__in=[Status.PAID, Status.WAIVED])
+    return list(
+        Entry.objects.filter(event=event)
+        .exclude(pk__in=settled.values("entry_id"))
+        .select_related("player")
+        .order_by("player__name")
+    )
+
+
+@dataclass(frozen=True)
+class DoorTotals:
+    """The door's counts and the money taken."""
+
+    entries: int
+    paid: int
+    waived: int
+    unpaid: int
+    taken: Decimal
+    owed: Decimal
+
+
+def door_totals(event: Event) -> DoorTotals:
+    """How many paid, were waived, still owe; what was taken and what is still owed."""
+    entries = Entry.objects.filter(event=event).count()
+    payments = Payment.objects.filter(event=event)
+    paid = payments.filter(status=Status.PAID).count()
+    waived = payments.filter(status=Status.WAIVED).count()
+    taken = payments.filter(status=Status.PAID).aggregate(s=Sum("amount"))["s"] or ZERO
+    unpaid = entries - paid - waived
+    return DoorTotals(entries, paid, waived, unpaid, taken, event_fees(event).entry_fee * unpaid)
+
+
+def paid_entrants(event: Event) -> int:
+    """How many paid the entry fee (waived entrants play but add nothing to the pot)."""
+    return Payment.objects.filter(event=event, status=Status.PAID).count()
+
+
+# --- Places and the payout sheet -----------------------------------------------------------------
+
+
+def final_place_list(event: Event) -> list[tuple[int, int]]:
+    """``(entry id, final place)`` of the event's latest standings, after the playoff where
+    there is one (``scoring.places``), as the competition ranking 1, 2, 3, 3, 5."""
+    places = final_places(event.pk)
+    rows = dict(standings_for_event(event.pk).values_list("entry_id", "rank"))
+    placed = {entry_id: places.place(entry_id, rank) for entry_id, rank in rows.items()}
+    # A playoff-only event's bracket players have places and no qualifying rows.
+    placed.update({e: p for e, p in places.moved.items() if e not in rows})
+    found = sorted((place, entry_id) for entry_id, place in placed.items())
+    # Renumbered as the competition ranking the books ask for: a withdrawn row or a bracket
+    # that leaves a gap must not make the sheet refuse the night.
+    result: list[tuple[int, int]] = []
+    previous, previous_place = None, 0
+    for seen, (place, entry_id) in enumerate(found):
+        now = previous_place if place == previous else seen + 1
+        result.append((entry_id, now))
+        previous, previous_place = place, now
+    return result
+
+
+def qualifiers(event: Event) -> list[int]:
+    """The entries that qualified, in order: the playoff's seeds where there is a bracket,
+    else the top quarter of the final places (one in four, rounded up, as the ACC cuts)."""
+    seeds = Bracket.objects.filter(event=event).values_list("seeds", flat=True).first()
+    if seeds:
+        return [int(pk) for pk in seeds]
+    places = final_place_list(event)
+    cut = default_paid_places(len(places))
+    return [entry_id for entry_id, place in places if place <= cut]
+
+
+def _carried_in(event: Event) -> dict[str, Decimal]:
+    """What each pot started the event with: the stored ledger's once closed, else the
+    club's balances now."""
+    ledger = NightLedger.objects.filter(event=event).first()
+    if ledger is not None:
+        found: dict[str, Decimal] = {}
+        for line in ledger.lines.filter(item=LedgerItem.CARRIED_IN):
+            found[line.pot] = found.get(line.pot, ZERO) + line.amount
+        return found
+    balances = {MAIN_POT: club_money(event.club).main_balance}
+    balances.update(SidePool.objects.filter(club=event.club).values_list("name", "balance"))
+    return balances
+
+
+def payout_sheet(event: Event) -> PayoutSheet:
+    """The event's payout sheet from its final places (``books.payouts``)."""
+    with books_refusals():
+        return compute_payouts(
+            final_place_list(event),
+            paid_entrants(event),
+            books_fees(event),
+            payout_table(event.club),
+            carried_in=_carried_in(event).get(MAIN_POT, ZERO),
+        )
+
+
+# --- Side pools ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolNight:
+    """A pool's night at an event: the club's pool, tonight's fee (None: not run tonight),
+    its stakes, and the settled result."""
+
+    pool: SidePool
+    fee: Decimal | None
+    count: int
+    named: bool  # the winners were named by the TD (else derived)
+    result: PoolResult
+
+
+def pool_rule(pool: SidePool, fee: Decimal, coin: Decimal) -> PoolRule:
+    """The pool as ``books.pools.PoolRule`` (a rule the books refuse is a ServiceError)."""
+    with books_refusals():
+        return PoolRule(
+            name=pool.name,
+            kind=PoolKind(pool.kind),
+            fee=fee,
+            share=ShareRule(pool.share),
+            ratios=tuple(Decimal(str(r)) for r in pool.ratios or ()),
+            payout_percent=pool.payout_percent,
+            held_back_percent=pool.held_back_percent,
+            rolls_over=pool.rolls_over,
+            coin=coin,
+        )
+
+
+def _derived_winners(event: Event, pool: SidePool, stakes: set[int]) -> list[int]:
+    """Winners nobody named: the Q-pool's qualifiers who paid in; a 28 or 29 hand pool's
+    holders (logged special hands) who paid in, all of them or the last, as the club says."""
+    if pool.kind == PoolKind.Q_POOL:
+        return [e for e in q_pool_winners(stakes, qualifiers(event)) if isinstance(e, int)]
+    points = {PoolKind.HAND_28: 28, PoolKind.HAND_29: 29}.get(PoolKind(pool.kind))
+    if points is None:
+        return []
+    holders: list[int] = []
+    for entry_id in (
+        SpecialHand.objects.filter(event=event, points=points)
+        .order_by("game_number", "pk")
+        .values_list("entry_id", flat=True)
+    ):
+        if entry_id in stakes and entry_id not in holders:
+            holders.append(entry_id)
+    if pool.winner_rule == SidePool.WinnerRule.LAST:
+        return [e for e in last_holder(holders) if isinstance(e, int)]
+    return holders
+
+
+def pool_nights(event: Event) -> list[PoolNight]:
+    """Each pool of the event's night: those run tonight, and the club's others that carry a
+    balance through it. Settled with ``books.pools.settle_pool``."""
+    coin = club_money(event.club).coin
+    carried = _carried_in(event)
+    fees = dict(EventPool.objects.filter(event=event).values_list("pool_id", "fee"))
+    nights = []
+    for pool in SidePool.objects.filter(club=event.club).order_by("name"):
+        fee = fees.get(pool.pk)
+        carried_in = carried.get(pool.name, ZERO)
+        if fee is None and not carried_in:
+            continue
+        stakes = dict(
+            PoolEntry.objects.filter(event=event, pool=pool).values_list("entry_id", "count")
+        )
+        count = sum(stakes.values()) if fee is not None else 0
+        wins = list(PoolWin.objects.filter(event=event, pool=pool).order_by("order", "pk"))
+        winners = [w.entry_id for w in wins] or _derived_winners(event, pool, set(stakes))
+        percent = next((w.payout_percent for w in wins if w.payout_percent is not None), None)
+        rule = pool_rule(pool, fee if fee is not None else ZERO, coin)
+        with books_refusals():
+            result = settle_pool(rule, count, winners, carried_in, percent)
+        nights.append(PoolNight(pool, fee, count, bool(wins), result))
+    return nights
+
+
+# --- The night ledger ----------------------------------------------------------------------------
+
+
+def ledger_preview(event: Event) -> BooksLedger:
+    """The night ledger as it would close now (``books.pools.night_ledger``), balancing to 0."""
+    sheet = payout_sheet(event)
+    nights = pool_nights(event)
+    with books_refusals():
+        return night_ledger(sheet, [n.result for n in nights])
+
+
+def stored_ledger(event: Event) -> NightLedger | None:
+    """The event's closed ledger, if the night was closed."""
+    return NightLedger.objects.filter(event=event).first()
+
+
+def ledger_lines(ledger: NightLedger) -> list[LedgerLine]:
+    """A closed ledger's lines, in order."""
+    return list(LedgerLine.objects.filter(ledger=ledger, event=ledger.event_id).order_by("order"))
+
+
+def entry_names(event: Event) -> dict[int, str]:
+    """Entry id -> the player's name, for the sheet and the ledger."""
+    return dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+
+
+def require_closed(event: Event) -> NightLedger:
+    """The event's closed ledger, or a ServiceError."""
+    ledger = stored_ledger(event)
+    if ledger is None:
+        raise ServiceError(
+            TreasuryError.NIGHT_NOT_CLOSED, _("The night is not closed yet: no ledger is stored.")
+        )
+    return ledger
+
+
+def stakes(event: Event) -> dict[int, dict[int, int]]:
+    """Entry id -> {pool id: stakes} of the event's pools."""
+    found: dict[int, dict[int, int]] = {}
+    for entry_id, pool_id, count in PoolEntry.objects.filter(event=event).values_list(
+        "entry_id", "pool_id", "count"
+    ):
+        found.setdefault(entry_id, {})[pool_id] = count
+    return found
+
+
+def club_ledgers(club: Club) -> QuerySet[NightLedger]:
+    """The club's closed nights, the latest first."""
+    return (
+        NightLedger.objects.filter(club=club).select_related("event").order_by("-closed_at", "-pk")
+    )
+
+
+def club_events(club: Club) -> QuerySet[Event]:
+    """The club's events, newest first: the way to each night's money desk."""
+    return Event.objects.filter(club=club).order_by("-date", "-pk")
+
+
+def club_staff(club: Club, role: str) -> QuerySet[ClubStaff]:
+    """The club's staff of one role (its treasurers), by username."""
+    return (
+        ClubStaff.objects.filter(club=club, role=role)
+        .select_related("user")
+        .order_by("user__username")
+    )

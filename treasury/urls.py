@@ -1,0 +1,35 @@
+from django.urls import path
+
+from . import views
+
+E = "td/events/<int:event_id>/money/"
+
+urlpatterns = [
+    path("td/money/", views.money_home, name="money-home"),
+    path("td/clubs/<int:club_id>/money/", views.club_money, name="club-money"),
+    path("td/clubs/<int:club_id>/money/pools/", views.club_pool_new, name="club-pool-new"),
+    path(
+        "td/clubs/<int:club_id>/money/treasurers/",
+        views.club_treasurer,
+        name="club-treasurer",
+    ),
+    path("td/clubs/<int:club_id>/money/season/", views.season_page, name="money-season"),
+    path(
+        "td/clubs/<int:club_id>/money/season/<int:season_id>.csv",
+        views.season_csv,
+        name="money-season-csv",
+    ),
+    path(
+        "td/clubs/<int:club_id>/money/season/<int:season_id>.pdf",
+        views.season_pdf,
+        name="money-season-pdf",
+    ),
+    path(E, views.money_desk, name="money-desk"),
+    path(E + "sheet/", views.payout_sheet, name="money-sheet"),
+    path(E + "fees/", views.set_fees, name="money-fees"),
+    path(E + "entries/<int:entry_id>/pay/", views.pay, name="money-pay"),
+    path(E + "entries/<int:entry_id>/stake/", views.stake, name="money-stake"),
+    path(E + "winners/", views.winners, name="money-winners"),
+    path(E + "close/", views.close, name="money-close"),
+    path(E + "reopen/", views.reopen, name="money-reopen"),
+]

@@ -1,0 +1,331 @@
+"""The money desk's pages, for the club's TDs and treasurers (``treasury.access``): the door,
+the fees, the side pools, the payout sheet (printable) and closing the night. Views call only
+services and selectors."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from core.errors import ServiceError
+from scoring.exports import content_disposition
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Event
+
+from . import access, season, selectors, services
+from .forms import ClubMoneyForm, PoolForm
+from .models import ClubRole, LedgerLine, Payment
+
+
+def _int(value: str | None) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        return 0
+
+
+def _context(event: Event) -> dict:
+    """Everything the desk shows. A sheet or ledger the books refuse says why instead."""
+    stored = selectors.stored_ledger(event)
+    context: dict = {
+        "event": event,
+        "money": selectors.club_money(event.club),
+        "fees": selectors.event_fees(event),
+        "entries": selectors.door_list(event),
+        "owing": selectors.who_owes(event),
+        "totals": selectors.door_totals(event),
+        "statuses": Payment.Status,
+        "ledger": stored,
+        "club_pools": event.club.pools.filter(active=True).order_by("name"),
+        "books_error": "",
+        "item_labels": dict(LedgerLine.Item.choices),
+    }
+    try:
+        context["pools"] = selectors.pool_nights(event)
+        context["sheet"] = selectors.payout_sheet(event)
+        context["names"] = selectors.entry_names(event)
+        if stored is not None:
+            context["lines"] = selectors.ledger_lines(stored)
+        else:
+            context["preview"] = selectors.ledger_preview(event)
+    except ServiceError as exc:
+        context["books_error"] = exc.message
+    stakes = selectors.stakes(event)
+    for entry in context["entries"]:
+        entry.stakes = stakes.get(entry.pk, {})
+    return context
+
+
+@login_required
+@require_GET
+def money_desk(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The money desk of one event: the door, who still owes, the pools, the sheet, the close."""
+    event = access.money_event(request.user, event_id)
+    context = _context(event) | {"is_td": access.directs(request.user, event.club)}
+    return render(request, "treasury/desk.html", context)
+
+
+@login_required
+@require_GET
+def payout_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The printable payout sheet."""
+    event = access.money_event(request.user, event_id)
+    return render(request, "treasury/sheet.html", _context(event))
+
+
+@login_required
+@require_POST
+def pay(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """Mark an entry paid, unpaid or waived: one click at the door; HTMX swaps the row."""
+    event = access.money_event(request.user, event_id)
+    error = ""
+    try:
+        services.set_payment(event, entry_id, request.POST.get("status", ""), user=request.user)
+    except ServiceError as exc:
+        error = exc.message
+    if request.htmx:
+        context = _context(event)
+        entry = next((e for e in context["entries"] if e.pk == entry_id), None)
+        if entry is None:
+            return HttpResponse(error, status=400)
+        context |= {"entry": entry, "row_error": error}
+        row = render_to_string("treasury/desk.html#door-row", context, request)
+        # The totals and the list of who still owes follow the row, out of band, in a
+        # <template> so that the row's table parsing leaves them whole (htmx 2).
+        context["oob"] = True
+        totals = render_to_string("treasury/desk.html#door-totals", context, request)
+        owing = render_to_string("treasury/desk.html#owing-list", context, request)
+        body = f"{row}<template>{totals}{owing}</template>"
+        return HttpResponse(body, status=400 if error else 200)
+    if error:
+        messages.error(request, error)
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def stake(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """Put an entry into a pool run tonight, or take it out."""
+    event = access.money_event(request.user, event_id)
+    try:
+        services.set_pool_stake(
+            event,
+            _int(request.POST.get("pool")),
+            entry_id,
+            _int(request.POST.get("count")),
+            user=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def set_fees(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Set the entry fee and the pools run tonight with their fees."""
+    event = access.money_event(request.user, event_id)
+    pools = {
+        pool.pk: request.POST.get(f"pool-{pool.pk}-fee", "")
+        for pool in event.club.pools.filter(active=True)
+        if request.POST.get(f"pool-{pool.pk}") == "on"
+    }
+    try:
+        services.set_event_fees(event, request.POST.get("entry_fee", ""), pools, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The fees are set."))
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def winners(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Name a pool's winners (a 29 hand held, a draw won); none: derived again."""
+    event = access.money_event(request.user, event_id)
+    try:
+        services.set_pool_winners(
+            event,
+            _int(request.POST.get("pool")),
+            [_int(pk) for pk in request.POST.getlist("entries") if pk],
+            payout_percent=request.POST.get("payout_percent") or None,
+            user=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def close(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Close the night: the ledger stored, the balances carried to the club's next event."""
+    event = access.money_event(request.user, event_id)
+    try:
+        services.close_night(event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The night is closed: its balances carry to the next event."))
+    return redirect("money-desk", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Re-open the club's latest closed night."""
+    event = access.money_event(request.user, event_id)
+    try:
+        services.reopen_night(event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The night is open again."))
+    return redirect("money-desk", event_id=event.pk)
+
+
+def _club_money_page(request: HttpRequest, club, *, status: int = 200, **forms) -> HttpResponse:
+    settings = selectors.club_money(club)
+    return render(
+        request,
+        "treasury/club_money.html",
+        {
+            "club": club,
+            "is_td": access.directs(request.user, club),
+            "events": selectors.club_events(club)[:20],
+            "treasurers": selectors.club_staff(club, ClubRole.TREASURER),
+            "money": settings,
+            "money_form": forms.get("money_form") or ClubMoneyForm(instance=settings),
+            "pool_form": forms.get("pool_form") or PoolForm(),
+            "pools": club.pools.order_by("name"),
+            "ledgers": selectors.club_ledgers(club)[:20],
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_money(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's money settings (GET shows them, POST saves them), its pools, its nights."""
+    club = access.money_club(request.user, club_id)
+    if request.method == "GET":
+        return _club_money_page(request, club)
+    form = ClubMoneyForm(request.POST, instance=selectors.club_money(club))
+    if not form.is_valid():
+        return _club_money_page(request, club, money_form=form, status=400)
+    try:
+        services.set_club_money(club, user=request.user, **form.cleaned_data)
+    except ServiceError as exc:
+        form.add_error(exc.field, exc.message)
+        return _club_money_page(request, club, money_form=form, status=400)
+    messages.success(request, _("The club's money settings are saved."))
+    return redirect("club-money", club_id=club.pk)
+
+
+@login_required
+@require_POST
+def club_pool_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Add a side pool to the club."""
+    club = access.money_club(request.user, club_id)
+    form = PoolForm(request.POST)
+    if not form.is_valid():
+        return _club_money_page(request, club, pool_form=form, status=400)
+    values = dict(form.cleaned_data)
+    ratios = values.pop("ratios_text")
+    try:
+        services.create_pool(
+            club, values.pop("name"), values.pop("kind"), values.pop("fee"), ratios=ratios, **values
+        )
+    except ServiceError as exc:
+        form.add_error(None, exc.message)
+        return _club_money_page(request, club, pool_form=form, status=400)
+    messages.success(request, _("The pool is added."))
+    return redirect("club-money", club_id=club.pk)
+
+
+@login_required
+@require_GET
+def money_home(request: HttpRequest) -> HttpResponse:
+    """The clubs whose books the user keeps (as TD or treasurer), to their money pages."""
+    return render(
+        request, "treasury/home.html", {"clubs": access.money_clubs(request.user).order_by("name")}
+    )
+
+
+@login_required
+@require_POST
+def club_treasurer(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A TD names a treasurer of the club (by username) or takes the role back."""
+    # The TDs' page only: a treasurer keeps the books, they do not appoint.
+    club = tournament_selectors.directed_club(request.user, club_id)
+    try:
+        services.set_club_role(
+            club,
+            request.POST.get("username", ""),
+            ClubRole.TREASURER,
+            on=request.POST.get("action") != "remove",
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The club's treasurers are saved."))
+    return redirect("club-money", club_id=club.pk)
+
+
+def _season_books(request: HttpRequest, club_id: int, season_id: int) -> season.SeasonBooks:
+    club = access.money_club(request.user, club_id)
+    return season.season_books(season.club_season(club, season_id))
+
+
+@login_required
+@require_GET
+def season_page(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's season books: ``?season=<id>``, else its latest season."""
+    club = access.money_club(request.user, club_id)
+    seasons = list(season.club_seasons(club))
+    chosen = _int(request.GET.get("season"))
+    picked = next((s for s in seasons if s.pk == chosen), seasons[0] if seasons else None)
+    books = season.season_books(picked) if picked is not None else None
+    return render(
+        request,
+        "treasury/season.html",
+        {"club": club, "seasons": seasons, "picked": picked, "books": books},
+    )
+
+
+@login_required
+@require_GET
+def season_csv(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    """The season books as CSV (UTF-8, accented names kept)."""
+    books = _season_books(request, club_id, season_id)
+    response = HttpResponse(season.season_csv(books), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition(
+        f"{books.season.club.name} {books.season.name} {_('books')}.csv"
+    )
+    return response
+
+
+@login_required
+@require_GET
+def season_pdf(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    """The season books as a PDF (WeasyPrint with DejaVu Sans, as the season summary).
+
+    Rendered synchronously: a season is a few dozen nights, a page or two.
+    """
+    import weasyprint
+
+    books = _season_books(request, club_id, season_id)
+    html = render_to_string("treasury/season_pdf.html", {"books": books}, request)
+    pdf = weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition(
+        f"{books.season.club.name} {books.season.name} {_('books')}.pdf"
+    )
+    return response
