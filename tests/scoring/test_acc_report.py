@@ -110,13 +110,14 @@ def test_the_report_carries_the_results_logs_final_digest(td_client, club):
 def test_the_payback_hook_fills_the_section(club):
     zoe = PlayerFactory(name="Zoë", home_club=club)
     event, me = night(club, AFTER_2016, zoe, 7, 2)
+    registered = acc_report._payback_provider  # the money app's, put back after
     acc_report.register_payback_provider(
         lambda e: acc_report.Payback({me.pk: Decimal("40.00")}, [("Pot", Decimal("60.00"))])
     )
     try:
         report = acc_report.event_report(event)
     finally:
-        acc_report.register_payback_provider(None)
+        acc_report.register_payback_provider(registered)
     assert report.lines[0].payback == Decimal("40.00")
     assert report.payback.figures == [("Pot", Decimal("60.00"))]
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from core.errors import ServiceError
+from scoring import acc_report
 from scoring.models import SpecialHand
 from scoring.services import recompute_standings
 from tests.factories import (
@@ -101,6 +102,18 @@ def test_a_24_player_night_from_the_door_to_the_closed_ledger(club_books, td_use
     pot_29 = nights["29 hand"]
     assert (pot_29.carried_in, pot_29.takings, pot_29.won) == (D(4), D(20), False)
 
+    # The ACC report's payback: each place's share, and the night's figures.
+    report = acc_report.event_report(event)
+    paid = {line.entry_id: line.payback for line in report.lines if line.payback is not None}
+    assert paid == {share.entry_id: share.amount for share in sheet.shares}
+    figures = dict(report.payback.figures)
+    assert (figures["Entry fees taken"], figures["ACC"], figures["Prize pot"]) == (
+        D(220),
+        D(22),
+        D(198),
+    )
+    assert figures["Paid out"] + figures["Remainder"] == D(198)
+
     ledger = services.close_night(event, user=td_user)
     assert ledger.balance == 0
     assert ledger.takings == D(220) + D(80) + D(20)
@@ -128,6 +141,14 @@ def test_a_24_player_night_from_the_door_to_the_closed_ledger(club_books, td_use
     SpecialHand.objects.create(event=next_night, entry=holder, points=29, game_number=1)
     won = {n.pool.name: n.result for n in selectors.pool_nights(next_night)}["29 hand"]
     assert [(s.entry_id, s.amount) for s in won.shares] == [(holder.pk, D(25))]
+
+
+def test_a_night_without_the_money_desk_reports_no_payback(club_books):
+    club, _q_pool, _hand_29 = club_books
+    event = event_with_field(8, club=club, name="No fees tonight")
+    _play(event, 1)
+    report = acc_report.event_report(event)
+    assert report.payback.figures == [] and all(line.payback is None for line in report.lines)
 
 
 def test_a_result_corrected_after_the_close_marks_the_payouts_to_recheck(club_books, td_user):
