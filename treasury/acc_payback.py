@@ -31,7 +31,8 @@ def acc_payback(event: Event) -> Payback:
         return Payback()
     by_entry: dict[int, Decimal] = {}
     for share in sheet.shares:
-        by_entry[share.entry_id] = by_entry.get(share.entry_id, Decimal(0)) + share.amount
+        entry_id = int(share.entry_id)  # type: ignore[call-overload]  # books keys are opaque
+        by_entry[entry_id] = by_entry.get(entry_id, Decimal(0)) + share.amount
     figures = [
         (_("Paid entrants"), Decimal(sheet.paid_entrants)),
         (_("Entry fees taken"), sheet.gross),
