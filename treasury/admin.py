@@ -40,7 +40,7 @@ class SidePoolAdmin(admin.ModelAdmin):
 
 @admin.register(EventFees)
 class EventFeesAdmin(admin.ModelAdmin):
-    list_display = ["event", "entry_fee", "to_recheck"]
+    list_display = ["event", "entry_fee"]
     raw_id_fields = ["event"]
 
 

@@ -169,7 +169,7 @@ def fees_data(event: Event) -> dict[str, Any]:
         "entry_fee": fees.entry_fee,
         "pools": pools,
         "closed": selectors.stored_ledger(event) is not None,
-        "to_recheck": fees.to_recheck,
+        "to_recheck": selectors.payouts_to_recheck(event),
     }
 
 
@@ -202,7 +202,7 @@ def sheet_data(event: Event, sheet: PayoutSheet) -> dict[str, Any]:
         "carried_out": sheet.carried_out,
         "to_club": sheet.to_club,
         "notes": list(sheet.notes),
-        "to_recheck": selectors.event_fees(event).to_recheck,
+        "to_recheck": selectors.payouts_to_recheck(event),
     }
 
 

@@ -176,14 +176,12 @@ class SidePool(models.Model):
 
 
 class EventFees(models.Model):
-    """An event's entry fee, and whether its payouts must be checked again (a result was
-    corrected after the night was closed)."""
+    """An event's entry fee."""
 
     event = models.OneToOneField(
         "tournaments.Event", on_delete=models.CASCADE, related_name="fees", verbose_name=_("event")
     )
     entry_fee = models.DecimalField(_("entry fee"), default=ZERO, **MONEY)
-    to_recheck = models.BooleanField(_("payouts to re-check"), default=False)
 
     class Meta:
         verbose_name = _("event fees")
@@ -331,6 +329,10 @@ class NightLedger(models.Model):
     payouts = models.DecimalField(_("payouts"), **MONEY)
     held_back = models.DecimalField(_("held back"), **MONEY)
     carried_out = models.DecimalField(_("carried out"), **MONEY)
+    # The event's results version when the night was closed: a result changed since then
+    # (a correction, an undo) moves the event's, and the payouts are to re-check. Compared on
+    # read, so a player's report pays nothing for the books.
+    results_version = models.PositiveIntegerField(_("results version at the close"), default=0)
 
     class Meta:
         ordering = ["club", "-closed_at", "-pk"]

@@ -88,6 +88,17 @@ def event_fees(event: Event) -> EventFees:
     return EventFees(event=event, entry_fee=club_money(event.club).entry_fee)
 
 
+def payouts_to_recheck(event: Event) -> bool:
+    """Whether a result changed after the night was closed (its payouts need checking again):
+    the event's results version has moved past the one the ledger was closed at."""
+    closed_at = NightLedger.objects.filter(event=event).values_list("results_version", flat=True)
+    version = closed_at.first()
+    if version is None:
+        return False
+    current = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True)
+    return current.first() != version
+
+
 def books_fees(event: Event) -> Fees:
     """The event's fees as ``books.payouts.Fees``: entry fee, hold-back, coin, remainder."""
     settings = club_money(event.club)

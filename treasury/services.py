@@ -2,8 +2,8 @@
 
 Fees, the door (paid / unpaid / waived, one call per keystroke), the pools' stakes and
 winners, and closing the night: the ledger stored, the balances carried to the club's next
-event. A result corrected after the night was closed marks its payouts to re-check
-(:func:`on_results_changed`, wired in ``TreasuryConfig.ready``).
+event (with the event's results version then: a result corrected after the close shows its
+payouts to re-check, ``selectors.payouts_to_recheck``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from books.pools import MAIN_POT, LedgerItem
 from core.errors import ServiceError
+from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Club, Entry, Event
 from tournaments.services import acting_user, actor_name, locked_event
 from tournaments.services._common import UserLike
@@ -69,7 +70,7 @@ def as_money(value: Any, field: str = "amount") -> Decimal:
 
 
 def _audit(event: Event, user: UserLike, action: str, old: Any, new: Any) -> None:
-    AuditEntry.objects.create(
+    entry = AuditEntry(
         event=event,
         user=acting_user(user),
         actor=actor_name(user),
@@ -77,6 +78,7 @@ def _audit(event: Event, user: UserLike, action: str, old: Any, new: Any) -> Non
         old=old,
         new=new,
     )
+    append_audit(event, [entry])  # at the end of the event's hash chain
 
 
 def _open(event: Event) -> Event:
@@ -347,6 +349,7 @@ def close_night(event: Event, *, user: UserLike = None) -> NightLedger:
         payouts=books.payouts,
         held_back=books.held_back,
         carried_out=books.carried_out,
+        results_version=event.results_version,
     )
     LedgerLine.objects.bulk_create(
         LedgerLine(
@@ -370,9 +373,7 @@ def close_night(event: Event, *, user: UserLike = None) -> NightLedger:
         if name in carry or any(line.pot == name for line in books.lines):
             pool.balance = carry.get(name, ZERO)
             pool.save(update_fields=["balance"])
-    fees = selectors.event_fees(event)  # stored now, so the closed night keeps its fee
-    fees.to_recheck = False
-    fees.save()
+    selectors.event_fees(event).save()  # stored now, so the closed night keeps its fee
     _audit(event, user, "night_closed", None, {"balances": {k: str(v) for k, v in carry.items()}})
     return ledger
 
@@ -398,13 +399,3 @@ def reopen_night(event: Event, *, user: UserLike = None) -> None:
         pool.save(update_fields=["balance"])
     ledger.delete()
     _audit(event, user, "night_reopened", None, None)
-
-
-def on_results_changed(sender: Any, *, event_id: int, **kwargs: Any) -> None:
-    """A result of a closed night changed: its payouts are marked to re-check (once)."""
-    if not NightLedger.objects.filter(event_id=event_id).exists():
-        return
-    if EventFees.objects.filter(event_id=event_id, to_recheck=False).update(to_recheck=True):
-        AuditEntry.objects.create(
-            event_id=event_id, actor="?", action="payouts_to_recheck", new={"to_recheck": True}
-        )

@@ -36,6 +36,7 @@ def _context(event: Event) -> dict:
         "event": event,
         "money": selectors.club_money(event.club),
         "fees": selectors.event_fees(event),
+        "to_recheck": selectors.payouts_to_recheck(event),
         "entries": selectors.door_list(event),
         "owing": selectors.who_owes(event),
         "totals": selectors.door_totals(event),

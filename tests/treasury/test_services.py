@@ -19,6 +19,7 @@ from tests.factories import (
     event_with_field,
 )
 from tournaments import services as tournament_services
+from tournaments.audit_chain import verify_chain
 from tournaments.models import AuditEntry
 from treasury import selectors, services
 from treasury.models import LedgerLine, Payment, SidePool
@@ -121,6 +122,8 @@ def test_a_24_player_night_from_the_door_to_the_closed_ledger(club_books, td_use
     assert sum(line.amount for line in lines.filter(item="payout")) == ledger.payouts
     assert lines.filter(item="payout", pot="main").count() == len(sheet.shares)
     assert AuditEntry.objects.filter(event=event, action="night_closed").exists()
+    # The desk's audit rows are links of the event's hash chain, like the results'.
+    assert verify_chain(event).intact and verify_chain(event).entries > 24
     with pytest.raises(ServiceError) as exc:
         services.set_payment(event, entries[0].pk, "unpaid", user=td_user)
     assert exc.value.code == "night_closed"
@@ -158,17 +161,17 @@ def test_a_result_corrected_after_the_close_marks_the_payouts_to_recheck(club_bo
         services.set_payment(event, entry.pk, "paid", user=td_user)
     _play(event, 1)
     services.close_night(event, user=td_user)
-    assert not selectors.event_fees(event).to_recheck
+    assert not selectors.payouts_to_recheck(event)
     table = event.rounds.get(number=1).tables.order_by("number").first()
     tournament_services.record_result(
         event, table=table, winner=table.seat_b, loser_score=70, user=td_user, reason="misread"
     )
-    assert selectors.event_fees(event).to_recheck
-    assert AuditEntry.objects.filter(event=event, action="payouts_to_recheck").count() == 1
+    assert selectors.payouts_to_recheck(event)
+    assert AuditEntry.objects.filter(event=event, action="corrected").count() == 1
     services.reopen_night(event, user=td_user)
     assert selectors.stored_ledger(event) is None
     services.close_night(event, user=td_user)
-    assert not selectors.event_fees(event).to_recheck
+    assert not selectors.payouts_to_recheck(event)
 
 
 def test_reopening_gives_the_pots_back_what_they_started_with(club_books, td_user):

@@ -108,7 +108,6 @@ AUDIT_ACTIONS = {
     "pool_winners": gettext_lazy("side pool winners named"),
     "night_closed": gettext_lazy("night closed, balances carried"),
     "night_reopened": gettext_lazy("night re-opened"),
-    "payouts_to_recheck": gettext_lazy("payouts to re-check: a result changed"),
 }
 
 
