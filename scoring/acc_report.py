@@ -154,7 +154,7 @@ def event_report(event: Event) -> EventReport:
             award = awards.get(row.entry_id)
             line.mrp = award.points if award is not None else (Decimal(0) if awards else None)
             line.mrp_provisional = award is not None and award.provisional
-        elif event.game == "cribbage":  # Grass Roots points are a cribbage ledger
+        elif event.game_kind.acc_points:  # Grass Roots points: the ACC's games only
             # Grass Roots points go to members only; the line says the guest got none.
             line.grp = (
                 night_points(table, row.game_points, games, night_games).points

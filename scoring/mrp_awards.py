@@ -38,7 +38,7 @@ MRP_KINDS = {
 
 def mrp_kind(event: Event) -> mrp.EventKind | None:
     """The event's MRP kind (Main or Consolation), None for an event that earns no MRPs."""
-    return MRP_KINDS.get(Event.Kind(event.kind)) if event.game == "cribbage" else None
+    return MRP_KINDS.get(Event.Kind(event.kind)) if event.game_kind.acc_points else None
 
 
 def qualifying_games(event: Event) -> int:

@@ -85,6 +85,7 @@ class GameKind:
     tiebreakers: ClassVar[frozenset[str]]  # the keys a ranking chain of this kind may use
     playoffs: ClassVar[bool] = False  # can cut to a playoff bracket
     seasons: ClassVar[bool] = False  # counts for the club's season ledgers (Grass Roots)
+    acc_points: ClassVar[bool] = False  # earns the ACC's Master Rating and Grass Roots points
     # How a table's result is reported, and what the player's page and score card show.
     result_shape: ClassVar[ResultShape] = ResultShape.WINNER_SCORE
     # The desk's tools that only make sense for some kinds: the W/L paper-card import

@@ -36,6 +36,7 @@ class Cribbage(GameKind):
     tiebreakers = frozenset(REGISTRY) - {"chips", "sessions_won", "best_session"}
     playoffs = True
     seasons = True
+    acc_points = True
     result_shape = ResultShape.WINNER_SCORE
     paper_import = True
     hand_records = True

@@ -224,6 +224,15 @@ class Event(models.Model):
         super().save(*args, **kwargs)
 
     @property
+    def earns_master_points(self) -> bool:
+        """A sanctioned tournament or a consolation of a game the ACC rates: it earns Master
+        Rating Points (``scoring.mrp_awards``)."""
+        return self.game_kind.acc_points and self.kind in (
+            self.Kind.SANCTIONED,
+            self.Kind.CONSOLATION,
+        )
+
+    @property
     def game_kind(self) -> kinds.GameKind:
         """What this event's game is: how it seats, scores and ranks (the registry's entry)."""
         return kinds.get(self.game)
