@@ -31,6 +31,8 @@ from tournaments.models import (
     StoppaTable,
     Table,
 )
+from treasury.models import EventPool, NightLedger, Payment, PoolEntry, PoolWin
+from treasury.selectors import club_money, event_fees
 
 from .schema import EVENT_FIELDS, FORMAT_FIELDS, MATCH_FIELDS, SCHEMA, STANDING_FIELDS, VERSION
 
@@ -271,6 +273,7 @@ def export_event(event: Event) -> dict[str, Any]:
             }
             for a in MrpAward.objects.filter(event=event).order_by("qualifying_rank")
         ],
+        "money": _export_money(event, ref),
         # What the standings were when exported: for people reading the file, and for the
         # import to tell whether it rebuilt the same table.
         "final_standings": None
@@ -287,6 +290,65 @@ def export_event(event: Event) -> dict[str, Any]:
                 for row in placed_standings(event.pk, final.after_game)[0].values(
                     "entry_id", "place", *STANDING_FIELDS
                 )
+            ],
+        },
+    }
+
+
+def _export_money(event: Event, ref: Callable[[int | None], int | None]) -> dict[str, Any]:
+    """The night's money (issue 27), for readers: the entry fee, the door, the side pools'
+    stakes and winners, and the closed ledger. The import does not read it: the carried
+    balances belong to the club's books where the night was played, and restoring them in
+    another database would move that club's pots."""
+    money = club_money(event.club)
+    ledger = NightLedger.objects.filter(event=event).first()
+    return {
+        "currency": money.currency,
+        "entry_fee": str(event_fees(event).entry_fee),
+        "payments": [
+            {"entry": ref(p.entry_id), "status": p.status, "amount": str(p.amount)}
+            for p in Payment.objects.filter(event=event).order_by("entry_id")
+        ],
+        "pools": [
+            {
+                "name": night.pool.name,
+                "kind": night.pool.kind,
+                "fee": str(night.fee),
+                "stakes": [
+                    {"entry": ref(stake.entry_id), "count": stake.count}
+                    for stake in PoolEntry.objects.filter(event=event, pool=night.pool).order_by(
+                        "entry_id"
+                    )
+                ],
+                "winners": [
+                    {"entry": ref(win.entry_id), "payout_percent": str(win.payout_percent)}
+                    for win in PoolWin.objects.filter(event=event, pool=night.pool).order_by(
+                        "order", "pk"
+                    )
+                ],
+            }
+            for night in EventPool.objects.filter(event=event).select_related("pool")
+        ],
+        "ledger": None
+        if ledger is None
+        else {
+            "closed_at": _when(ledger.closed_at),
+            "closed_by": ledger.closed_by,
+            "takings": str(ledger.takings),
+            "carried_in": str(ledger.carried_in),
+            "payouts": str(ledger.payouts),
+            "held_back": str(ledger.held_back),
+            "carried_out": str(ledger.carried_out),
+            "lines": [
+                {
+                    "pot": line.pot,
+                    "item": line.item,
+                    "amount": str(line.amount),
+                    "entry": ref(line.entry_id) if line.entry_id else None,
+                    "name": line.name,
+                    "label": line.label,
+                }
+                for line in ledger.lines.order_by("order")
             ],
         },
     }
