@@ -118,6 +118,10 @@ class PayoutSheetOutput(serializers.Serializer):
     to_club = _amount()
     notes = serializers.ListField(child=serializers.CharField())
     to_recheck = serializers.BooleanField()
+    final = serializers.BooleanField(
+        help_text="Whether the places are final (the event finished); before, the amounts "
+        "follow the current standings."
+    )
 
 
 class LedgerLineOutput(serializers.Serializer):
@@ -203,6 +207,7 @@ def sheet_data(event: Event, sheet: PayoutSheet) -> dict[str, Any]:
         "to_club": sheet.to_club,
         "notes": list(sheet.notes),
         "to_recheck": selectors.payouts_to_recheck(event),
+        "final": event.status == Event.Status.FINISHED,
     }
 
 

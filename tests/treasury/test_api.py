@@ -94,6 +94,7 @@ def test_the_payout_sheet_and_the_ledger_balance(td, event, td_user):
     recompute_standings(event.pk, incremental=False)
     sheet = td.get(f"/api/v1/events/{event.pk}/payouts/").json()
     assert (sheet["paid_entrants"], sheet["gross"], sheet["pot"]) == (8, "40.00", "40.00")
+    assert sheet["final"] is False  # the event still runs: the current places
     assert sheet["place_amounts"] == ["26.50", "13.25"]  # two places: 2/3 and 1/3 of 40
     paid = sum(Decimal(s["amount"]) for s in sheet["shares"])
     assert paid + Decimal(sheet["carried_out"]) + Decimal(sheet["to_club"]) == Decimal(40)

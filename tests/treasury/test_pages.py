@@ -76,6 +76,11 @@ def test_the_payout_sheet_prints_with_the_remainder_said(td_client, event, td_us
     sheet = selectors.payout_sheet(event)
     winner = event.entries.get(pk=sheet.shares[0].entry_id).player.name
     assert winner in body
+    # Until the event finishes, the sheet says its places are the current ones.
+    assert 'id="sheet-provisional"' in body
+    tournament_services.finish_event(event)
+    body = td_client.get(reverse("money-sheet", args=[event.pk])).content.decode()
+    assert 'id="sheet-provisional"' not in body and winner in body
 
 
 def test_closing_the_night_shows_the_ledger_balancing_to_zero(td_client, event, td_user):
