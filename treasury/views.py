@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.errors import ServiceError
 from scoring.exports import content_disposition
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Event
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Event
 
 from . import access, season, selectors, services
 from .forms import ClubMoneyForm, PoolForm
@@ -89,6 +90,26 @@ def pay(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
         services.set_payment(event, entry_id, request.POST.get("status", ""), user=request.user)
     except ServiceError as exc:
         error = exc.message
+    return _door_answer(request, event, entry_id, error)
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """Check an entry in (or out) at the door, beside its payment: the TD's check-in of the
+    event page, for whoever keeps the door."""
+    event = access.money_event(request.user, event_id)
+    entry = get_object_or_404(Entry, pk=entry_id, event=event)
+    error = ""
+    try:
+        tournament_services.set_checked_in(entry, request.POST.get("here") == "1")
+    except ServiceError as exc:
+        error = exc.message
+    return _door_answer(request, event, entry_id, error)
+
+
+def _door_answer(request: HttpRequest, event: Event, entry_id: int, error: str) -> HttpResponse:
+    """The door's answer to a click: the row (HTMX, with the totals out of band) or the desk."""
     if request.htmx:
         context = _context(event)
         entry = next((e for e in context["entries"] if e.pk == entry_id), None)

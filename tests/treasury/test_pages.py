@@ -65,6 +65,29 @@ def test_one_click_marks_an_entry_paid_and_htmx_swaps_its_row(td_client, event):
     assert refused.status_code == 400 and "paid, unpaid, waived" in refused.content.decode()
 
 
+def test_the_door_checks_a_player_in_beside_the_payment(td_client, event, client):
+    entry = event.entries.get(player__name=ACCENTED)
+    entry.checked_in = False
+    entry.save(update_fields=["checked_in"])
+    url = reverse("money-check-in", args=[event.pk, entry.pk])
+    response = td_client.post(url, {"here": "1"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    row = response.content.decode()
+    assert row.lstrip().startswith(f'<tr id="door-{entry.pk}"')
+    assert f'id="here-{entry.pk}"' in row and 'aria-pressed="true"' in row
+    entry.refresh_from_db()
+    assert entry.checked_in
+    td_client.post(url, {"here": "0"})  # without HTMX: back to the desk
+    entry.refresh_from_db()
+    assert not entry.checked_in
+    # Nobody outside the club's books: a 404, nothing changed.
+    outsider = UserFactory()
+    client.force_login(outsider)
+    assert client.post(url, {"here": "1"}).status_code == 404
+    entry.refresh_from_db()
+    assert not entry.checked_in
+
+
 def test_the_payout_sheet_prints_with_the_remainder_said(td_client, event, td_user):
     for entry in event.entries.all():
         services.set_payment(event, entry.pk, "paid", user=td_user)
