@@ -137,3 +137,17 @@ urlpatterns += [
     path(E + "acc-report/", scoring_api_acc.EventAccReport.as_view(), name="api-acc-report"),
     path(E + "mrp/", scoring_api_acc.ComputeMrp.as_view(), name="api-compute-mrp"),
 ]
+
+# A club's ratings, public like its ratings page (issue 28).
+from scoring import api_ratings  # noqa: E402
+
+urlpatterns += [
+    path(
+        "clubs/<int:club_id>/ratings/", api_ratings.ClubRatings.as_view(), name="api-club-ratings"
+    ),
+    path(
+        "clubs/<int:club_id>/ratings/<int:player_id>/",
+        api_ratings.ClubPlayerRating.as_view(),
+        name="api-club-player-rating",
+    ),
+]
