@@ -41,6 +41,7 @@ urlpatterns += [
     path(E + "settings/", api_td.EventSettings.as_view(), name="api-event-settings"),
     path(E + "finish/", api_td.FinishEvent.as_view(), name="api-event-finish"),
     path(E + "reopen/", api_td.ReopenEvent.as_view(), name="api-event-reopen"),
+    path(E + "clone/", api_td.CloneEvent.as_view(), name="api-event-clone"),
     path(E + "standings/publish/", api_td.PublishStandings.as_view(), name="api-publish"),
     path(E + "entries/import/", api_td.ImportEntries.as_view(), name="api-entries-import"),
     path(E + "entries/check-in-all/", api_td.CheckInAll.as_view(), name="api-check-in-all"),

@@ -72,6 +72,10 @@ def players_merged(kept_id: int, merged_id: int) -> None:
 # not for the season: the seasons its date falls in must be rebuilt (after commit).
 event_season_changed_signal = Signal()
 
+# Sent with ``source_id`` and ``event_id`` inside the transaction that cloned an event
+# (``services.clone_event``): the apps above copy what they keep of it (fees, side pools).
+event_cloned_signal = Signal()
+
 
 def event_season_changed(event_id: int) -> None:
     """Announce that whether ``event_id`` counts for its club's seasons may have changed."""

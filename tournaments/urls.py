@@ -101,6 +101,7 @@ urlpatterns += [
     path(
         "td/events/<int:event_id>/delete/", views_lifecycle.td_event_delete, name="td-event-delete"
     ),
+    path("td/events/<int:event_id>/clone/", views_lifecycle.td_clone_event, name="td-clone-event"),
 ]
 
 # A club's members and its guest rule (issue 27).

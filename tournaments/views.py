@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -85,6 +87,7 @@ def _td_event_page(
             "entered": entered,
             "bracket": bracket,
             "actions": selectors.td_actions(event, latest, has_bracket=bracket is not None),
+            "next_week": event.date + datetime.timedelta(days=7),  # the clone's date
             "desk": hooks.desk_marks(event.pk),
         },
         status=status,

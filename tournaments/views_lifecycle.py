@@ -4,6 +4,8 @@ will happen), and are refused with the reason when the event's state does not al
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -69,3 +71,30 @@ def td_event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
         return _confirm_page(request, event, action="delete", error=exc.message, status=400)
     messages.success(request, _("%(name)s is deleted.") % {"name": name})
     return redirect("td-club", club_id=event.club_id)
+
+
+@login_required
+@require_POST
+def td_clone_event(request: HttpRequest, event_id: int) -> HttpResponse:
+    """ "Clone for another night": a new draft event played the same way (and, when asked,
+    with the same players registered); the TD lands on it."""
+    event = selectors.directed_event(request.user, event_id)
+    try:
+        date = datetime.date.fromisoformat(request.POST.get("date", ""))
+    except ValueError:
+        messages.error(request, _("Give the new night's date."))
+        return redirect("td-event", event_id=event.pk)
+    try:
+        copy = services.clone_event(
+            event,
+            name=request.POST.get("name", ""),
+            date=date,
+            with_players=request.POST.get("with_players") == "1",
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("td-event", event_id=event.pk)
+    messages.success(
+        request, _("%(name)s is set up like %(source)s.") % {"name": copy.name, "source": event}
+    )
+    return redirect("td-event", event_id=copy.pk)

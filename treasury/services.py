@@ -399,3 +399,17 @@ def reopen_night(event: Event, *, user: UserLike = None) -> None:
         pool.save(update_fields=["balance"])
     ledger.delete()
     _audit(event, user, "night_reopened", None, None)
+
+
+def on_event_cloned(sender: Any, *, source_id: int, event_id: int, **kwargs: Any) -> None:
+    """A cloned event keeps the night's fees and the side pools it ran, with their fees (its
+    door and stakes start empty). In the clone's transaction; no audit row: nothing is paid."""
+    fees = EventFees.objects.filter(event_id=source_id).first()
+    if fees is not None:
+        EventFees.objects.create(event_id=event_id, entry_fee=fees.entry_fee)
+    EventPool.objects.bulk_create(
+        EventPool(event_id=event_id, pool_id=pool_id, fee=fee)
+        for pool_id, fee in EventPool.objects.filter(event_id=source_id).values_list(
+            "pool_id", "fee"
+        )
+    )

@@ -26,6 +26,7 @@ from .entries import ImportEntries as ImportEntries
 from .entries import ReinstateEntry as ReinstateEntry
 from .entries import WithdrawEntry as WithdrawEntry
 from .entries import register_entry as register_entry
+from .events import CloneEvent as CloneEvent
 from .events import ClubEvents as ClubEvents
 from .events import EventDetailTD as EventDetailTD
 from .events import EventSettings as EventSettings

@@ -4,7 +4,7 @@ publishing its standings."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -138,3 +138,31 @@ class PublishStandings(TDView):
         published = self.valid(PublishInput, request.data)["published"]
         event = services.set_standings_published(event, published)
         return self.settings_response(event)
+
+
+class CloneInput(serializers.Serializer):
+    """The new night: its name and date, and whether the same players are registered."""
+
+    name = serializers.CharField(max_length=120)
+    date = serializers.DateField()
+    with_players = serializers.BooleanField(default=False)
+
+
+class CloneEvent(TDView):
+    """Set up another night played like this event."""
+
+    @extend_schema(
+        summary="Clone the event for another night",
+        description="A new draft event of the club with this one's format, games, target, "
+        "match points, ranking chain, confirmation and language (and the money desk's fees "
+        "and side pools); with_players registers the same players, not checked in. " + TD_ERRORS,
+        request=CloneInput,
+        responses={201: EventSettingsSerializer},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = self.event()
+        data = self.valid(CloneInput, request.data)
+        copy = services.clone_event(
+            event, name=data["name"], date=data["date"], with_players=data["with_players"]
+        )
+        return self.settings_response(copy, status.HTTP_201_CREATED)

@@ -41,6 +41,7 @@ from .entries import (
     withdraw_entry,
 )
 from .events import (
+    clone_event,
     copy_format,
     create_event,
     finish_event,
@@ -70,6 +71,7 @@ __all__ = [
     "analyze",
     "cancel_event",
     "check_in_all",
+    "clone_event",
     "copy_format",
     "create_consolation",
     "create_event",

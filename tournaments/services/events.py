@@ -433,3 +433,59 @@ def update_event_settings(event: Event, **values) -> Event:
     if rerank:
         hooks.results_changed(event.pk)
     return event
+
+
+# What a clone keeps of its event: how the night is played and ranked, never its state (status,
+# results, seed, audit chain), name or date.
+CLONED_SETTINGS = (
+    "game",
+    "kind",
+    "pairing",
+    "meetings_per_opponent",
+    "games_planned",
+    "target",
+    "muggins",
+    "match_point_format",
+    "tiebreakers",
+    "confirmation",
+    "entrants",
+    "language",
+    "seed_by_rating",
+    "qualifiers",
+    "table_size",
+    "min_table_size",
+    "counts_for_season",
+    "standings_published",
+)
+
+
+@transaction.atomic
+def clone_event(
+    event: Event, *, name: str, date: datetime.date, with_players: bool = False
+) -> Event:
+    """A new draft event of the same club played like ``event`` (format, games, target,
+    match points, ranking chain, confirmation, language...): the weekly night set up in one
+    step. ``with_players`` registers the same players again (not checked in). The apps above
+    copy what they keep of an event (the money desk its fees and pools) on
+    ``hooks.event_cloned_signal``."""
+    name, _kind = _check_basics(
+        name=name, date=date, game=event.game, kind=event.kind, target=event.target, seed=None
+    )
+    copy = Event(
+        club=event.club,
+        name=name,
+        date=date,
+        **{field: getattr(event, field) for field in CLONED_SETTINGS},
+    )
+    copy.save()
+    if with_players:
+        from tournaments.models import Entry
+
+        players = (
+            Entry.objects.filter(event=event, withdrawn=False)
+            .order_by("pk")
+            .values_list("player_id", flat=True)
+        )
+        Entry.objects.bulk_create([Entry(event=copy, player_id=p) for p in players])
+    hooks.event_cloned_signal.send(sender=clone_event, source_id=event.pk, event_id=copy.pk)
+    return copy
