@@ -66,9 +66,8 @@ def _club(club_id: int) -> Club:
     return club
 
 
-def _line(rating: Any, rank: int) -> dict[str, Any]:
+def _line(rating: Any) -> dict[str, Any]:
     return {
-        "rank": rank,
         "player": rating.player_id,
         "name": rating.player.name,
         "mu": rating.mu,
@@ -105,7 +104,7 @@ class ClubRatings(generics.ListAPIView):
         page = self.paginate_queryset(queryset)
         assert page is not None  # the default pagination (limit / offset) is always on
         first = self.paginator.offset + 1
-        lines = [_line(rating, first + i) for i, rating in enumerate(page)]
+        lines = [{"rank": first + i, **_line(rating)} for i, rating in enumerate(page)]
         return self.get_paginated_response(RatingLineSerializer(lines, many=True).data)
 
 
@@ -129,8 +128,7 @@ class ClubPlayerRating(APIView):
             .select_related("event")
             .order_by("event__date", "event_id")
         )
-        data = _line(rating, 0)
-        del data["rank"]
+        data = _line(rating)
         data["history"] = [
             {
                 "event": line.event_id,

@@ -4,6 +4,8 @@ services and selectors."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -157,13 +159,14 @@ def set_fees(request: HttpRequest, event_id: int) -> HttpResponse:
         for pool in event.club.pools.filter(active=True)
         if request.POST.get(f"pool-{pool.pk}") == "on"
     }
-    try:
-        services.set_event_fees(event, request.POST.get("entry_fee", ""), pools, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("The fees are set."))
-    return redirect("money-desk", event_id=event.pk)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.set_event_fees(
+            event, request.POST.get("entry_fee", ""), pools, user=request.user
+        ),
+        _("The fees are set."),
+    )
 
 
 @login_required
@@ -171,17 +174,17 @@ def set_fees(request: HttpRequest, event_id: int) -> HttpResponse:
 def winners(request: HttpRequest, event_id: int) -> HttpResponse:
     """Name a pool's winners (a 29 hand held, a draw won); none: derived again."""
     event = access.money_event(request.user, event_id)
-    try:
-        services.set_pool_winners(
+    return _desk_action(
+        request,
+        event,
+        lambda: services.set_pool_winners(
             event,
             _int(request.POST.get("pool")),
             [_int(pk) for pk in request.POST.getlist("entries") if pk],
             payout_percent=request.POST.get("payout_percent") or None,
             user=request.user,
-        )
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    return redirect("money-desk", event_id=event.pk)
+        ),
+    )
 
 
 @login_required
@@ -189,13 +192,12 @@ def winners(request: HttpRequest, event_id: int) -> HttpResponse:
 def close(request: HttpRequest, event_id: int) -> HttpResponse:
     """Close the night: the ledger stored, the balances carried to the club's next event."""
     event = access.money_event(request.user, event_id)
-    try:
-        services.close_night(event, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("The night is closed: its balances carry to the next event."))
-    return redirect("money-desk", event_id=event.pk)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.close_night(event, user=request.user),
+        _("The night is closed: its balances carry to the next event."),
+    )
 
 
 @login_required
@@ -203,12 +205,25 @@ def close(request: HttpRequest, event_id: int) -> HttpResponse:
 def reopen(request: HttpRequest, event_id: int) -> HttpResponse:
     """Re-open the club's latest closed night."""
     event = access.money_event(request.user, event_id)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.reopen_night(event, user=request.user),
+        _("The night is open again."),
+    )
+
+
+def _desk_action(
+    request: HttpRequest, event: Event, action: Callable[[], object], success: str = ""
+) -> HttpResponse:
+    """Run a desk action: its refusal, or ``success``, said on the desk it goes back to."""
     try:
-        services.reopen_night(event, user=request.user)
+        action()
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("The night is open again."))
+        if success:
+            messages.success(request, success)
     return redirect("money-desk", event_id=event.pk)
 
 
