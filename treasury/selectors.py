@@ -91,12 +91,12 @@ def event_fees(event: Event) -> EventFees:
 def payouts_to_recheck(event: Event) -> bool:
     """Whether a result changed after the night was closed (its payouts need checking again):
     the event's results version has moved past the one the ledger was closed at."""
-    closed_at = NightLedger.objects.filter(event=event).values_list("results_version", flat=True)
-    version = closed_at.first()
-    if version is None:
-        return False
-    current = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True)
-    return current.first() != version
+    versions = (
+        NightLedger.objects.filter(event=event)
+        .values_list("results_version", "event__results_version")
+        .first()
+    )
+    return versions is not None and versions[0] != versions[1]
 
 
 def books_fees(event: Event) -> Fees:
