@@ -11,7 +11,7 @@ import copy
 
 import pytest
 
-from games.cribbage import score_play, verify_game
+from games.cribbage import review_game, score_play, simulate_game, verify_game
 
 
 def codes(report):
@@ -352,3 +352,23 @@ def test_verifying_a_three_handed_record_leaves_it_unchanged():
     before = copy.deepcopy(data)
     verify_game(data)
     assert data == before
+
+
+def test_review_of_a_three_handed_deal_and_of_partners():
+    review = review_game(three_handed([three_handed_deal()]))
+    # each of the three threw one of 5 cards: 5 options each; only Cy (the dealer) owns the crib
+    assert [(d.player, d.own_crib, d.options) for d in review.decisions] == [
+        (0, False, 5),
+        (1, False, 5),
+        (2, True, 5),
+    ]
+    assert [[str(card) for card in d.discarded] for d in review.decisions] == [
+        ["AC"],
+        ["3H"],
+        ["7S"],
+    ]
+    record = simulate_game(5, players=4, target=61)
+    for decision in review_game(record).decisions:
+        dealer = record["deals"][decision.deal]["dealer"]
+        # the dealer's partner throws to their own side's crib
+        assert decision.own_crib == (decision.player % 2 == dealer % 2)
