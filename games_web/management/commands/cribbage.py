@@ -77,9 +77,9 @@ class Command(BaseCommand):
                 )
                 self.stdout.write("\n".join(format_breakdown(score)))
             elif what == "play":
-                score = score_play(" ".join(options["cards"]), last=options["last"])
-                self.stdout.write(f"count {score.count}")
-                self.stdout.write("\n".join(format_breakdown(score)))
+                pile = score_play(" ".join(options["cards"]), last=options["last"])
+                self.stdout.write(f"count {pile.count}")
+                self.stdout.write("\n".join(format_breakdown(pile)))
             elif what == "discard":
                 advice = advise_discard(
                     " ".join(options["cards"]),
