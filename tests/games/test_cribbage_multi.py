@@ -208,6 +208,18 @@ def test_three_handed_muggins_goes_to_the_claimants_left():
     assert report.scores == (8, 18, 16)
 
 
+def test_three_handed_his_heels_go_to_the_dealer_and_muggins_to_the_left():
+    # starter JD: 2 for his heels to Cy, the dealer, claimed as 0: with muggins the 2
+    # overlooked points go to the claimant's left, Ann (the show is left unclaimed)
+    deal = three_handed_deal(starter="JD", heels=0, show=[])
+    report = verify_game(three_handed([deal], muggins=True))
+    heels = report.events[0]
+    assert (heels.phase, heels.player, heels.true, heels.claimed) == ("starter", 2, 2, 0)
+    assert (heels.credited, heels.muggins_side, heels.muggins_points) == (0, 0, 2)
+    assert heels.scores == (2, 0, 0)
+    assert [p.code for p in report.problems] == ["claim_mismatch", "game_unfinished"]
+
+
 # --- Four-handed: partners ----------------------------------------------------------------
 
 # The same deal, seat by seat from the dealer's left (P1 leads, P2 is the dealer's partner,
