@@ -216,3 +216,79 @@ def test_deals_recorded_after_the_end_change_nothing(seed, players, target):
     report, extra = verify_game(record), verify_game(longer)
     assert extra.scores == report.scores and extra.winner == report.winner
     assert [p.code for p in extra.problems] == ["after_game_end"]
+
+
+# --- random pegging against a plain reference scorer ---------------------------------------
+
+RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def _rank(card: str) -> int:
+    return RANK_ORDER.index(card[:-1]) + 1
+
+
+def _value(card: str) -> int:
+    return min(_rank(card), 10)
+
+
+def reference_points(pile: list[str], closes: bool) -> int:
+    """The rules' pegging points for the last card of `pile`, counted the plain way."""
+    count = sum(_value(card) for card in pile)
+    points = 2 if count in (15, 31) else 0
+    same = 1
+    while same < len(pile) and _rank(pile[-1 - same]) == _rank(pile[-1]):
+        same += 1
+    points += {1: 0, 2: 2, 3: 6, 4: 12}[same]
+    for length in range(len(pile), 2, -1):
+        ranks = sorted(_rank(card) for card in pile[-length:])
+        if ranks == list(range(ranks[0], ranks[0] + length)):
+            points += length
+            break
+    if closes and count != 31:
+        points += 1
+    return points
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4]), st.permutations(list(range(52))), st.data())
+def test_random_three_and_four_handed_pegging_against_a_reference(players, order, data):
+    deck = [f"{RANK_ORDER[i % 13]}{'SHDC'[i // 13]}" for i in order]
+    hands = [deck[4 * p : 4 * p + 4] for p in range(players)]
+    crib, starter = deck[4 * players : 4 * players + 4], deck[4 * players + 4]
+    dealer = data.draw(st.integers(0, players - 1))
+    remaining = [list(hand) for hand in hands]
+    plays, expected = [], []
+    count, pile, turn = 0, [], (dealer + 1) % players
+    while any(remaining):
+        fits = [card for card in remaining[turn] if count + _value(card) <= 31]
+        if not fits:  # a go (or no cards left): the next player on
+            turn = (turn + 1) % players
+            continue
+        card = data.draw(st.sampled_from(fits))
+        remaining[turn].remove(card)
+        pile.append(card)
+        count += _value(card)
+        closes = count == 31 or not any(
+            count + _value(other) <= 31 for hand in remaining for other in hand
+        )
+        points = reference_points(pile, closes)
+        plays.append({"by": turn, "card": card, "claim": points})
+        expected.append((turn, points))
+        if closes:
+            count, pile = 0, []
+        turn = (turn + 1) % players
+    record = {
+        "players": [f"P{p}" for p in range(players)],
+        "deals": [
+            {"dealer": dealer, "hands": hands, "crib": crib, "starter": starter, "play": plays}
+        ],
+    }
+    report = verify_game(record)
+    assert report.valid and report.claims_correct, [p.to_dict() for p in report.problems]
+    play = [e for e in report.events if e.phase == "play"]
+    assert [(e.player, e.true) for e in play] == expected
+    # every side's pegging is the sum of its players' plays
+    side_of = deal_shape(players).side_of
+    for side in range(len(deal_shape(players).sides)):
+        pegged = sum(points for player, points in expected if side_of[player] == side)
+        assert sum(e.credited for e in play if e.side == side) == pegged
