@@ -109,6 +109,16 @@ def test_three_handed_deal_with_gos_thirty_one_and_the_crib_card_from_the_deck()
     assert show == [(0, "hand"), (1, "hand"), (2, "hand"), (2, "crib")]
 
 
+def test_three_handed_show_listed_out_of_order_is_counted_in_the_rules_order():
+    deal = three_handed_deal()
+    deal["show"].reverse()  # crib, Cy, Bob, Ann
+    report = verify_game(three_handed([deal]))
+    assert codes(report) == ["show_order", "game_unfinished"]
+    show = [(e.player, e.what, e.true) for e in report.events if e.phase == "show"]
+    assert show == [(0, "hand", 4), (1, "hand", 18), (2, "hand", 4), (2, "crib", 4)]
+    assert report.scores == (8, 24, 10)
+
+
 def test_three_handed_crib_card_from_the_deck_is_checked():
     # the crib of only the three discards: 3 cards, where 4 are needed
     short = three_handed_deal(crib=["AC", "3H", "7S"])
