@@ -235,7 +235,10 @@ class ClaimCheckView(CribbageView):
 
 
 class GameVerifyView(CribbageView):
-    """Replay a whole game record, hand by hand, and report every difference and problem."""
+    """Replay a whole game record, hand by hand, and report every difference and problem.
+
+    Two players, three (each for themself, one card from the deck in the crib) or four
+    partners (seats 0 and 2 against 1 and 3): `scores` and `losers` are per side."""
 
     @extend_schema(
         request={"application/json": openapi_schema(GAME_RECORD_SCHEMA)},

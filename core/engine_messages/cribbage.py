@@ -45,6 +45,20 @@ ERROR_MESSAGES: dict[str, Template] = {
     "too_many_seen": _(
         "Only %(count)s cards are unseen: the crib and the starter need %(needed)s."
     ),
+    "wrong_score_count": _(
+        "%(players)s players make %(expected)s sides: give %(expected)s scores, not %(count)s."
+    ),
+    "partners_differ": _(
+        "Partners %(player)s and %(partner)s share one score, not %(score)s and %(partner_score)s."
+    ),
+    "bad_table_score": _("Side %(side)s's score must be a whole number, 0 or more, not %(score)s."),
+    "score_past_target": _(
+        "Side %(side)s has %(score)s: the game stops at %(target)s, points past it are not scored."
+    ),
+    "no_winner": _("No side reached %(target)s: the game is not finished."),
+    "several_winners": _(
+        "Sides %(sides)s all reached %(target)s: the game ends when the first one does."
+    ),
 }
 """Templates of ``CribbageError.code`` (``games.cribbage.ERROR_CODES``)."""
 

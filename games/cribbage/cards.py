@@ -75,6 +75,15 @@ ERROR_CODES: dict[str, str] = {
     "bad_player_count": "a game not of 2, 3 or 4 players (params: players)",
     "too_many_seen": "the discard advisor: so many cards seen that the crib and the starter"
     " cannot be filled (params: count, needed)",
+    "wrong_score_count": "a table's final scores not one per side (params: players, count,"
+    " expected)",
+    "partners_differ": "four per-seat scores where partners differ (params: player, partner,"
+    " score, partner_score)",
+    "bad_table_score": "a table's score not a whole number >= 0 (params: side, score)",
+    "score_past_target": "a table's score past the target (params: side, score, target)",
+    "no_winner": "a table's final scores with no side on the target (params: target)",
+    "several_winners": "a table's final scores with more than one side on the target"
+    " (params: sides, target)",
 }
 """Stable codes of `CribbageError` / `CardError` with their meaning; README.md lists them."""
 

@@ -25,6 +25,7 @@ from .game_report import Loser as Loser
 from .game_report import Problem as Problem
 from .game_show import replay_show
 from .game_state import GameOver, Replay
+from .multi import deal_shape
 from .rules import TARGETS, skunk_level
 from .scoring import ScoreItem
 
@@ -138,9 +139,11 @@ def verify_game(record: Any) -> GameReport:
     if not isinstance(deals, list):
         return fail("deals must be a list")
     n = len(players)
-    side_of = tuple(p % 2 for p in range(4)) if n == 4 else tuple(range(n))
-    sides = ((0, 2), (1, 3)) if n == 4 else tuple((p,) for p in range(n))
-    state = Replay(n=n, side_of=side_of, target=target, muggins=muggins, scores=[0] * len(sides))
+    shape = deal_shape(n)  # the sides: partners (0, 2) and (1, 3) with four players
+    sides = shape.sides
+    state = Replay(
+        n=n, side_of=shape.side_of, target=target, muggins=muggins, scores=[0] * len(sides)
+    )
     try:
         _replay(state, deals)
     except Exception as exc:
@@ -177,7 +180,8 @@ def verify_game(record: Any) -> GameReport:
 def _check_result(
     state: Replay, result: Any, sides: tuple[tuple[int, ...], ...], losers: tuple[Loser, ...]
 ) -> None:
-    """Compare an optional declared result {winner: player index, loser_score} with the replay."""
+    """Compare an optional declared result {winner: player index, loser_score, scores: one per
+    side} with the replay."""
     if result is None:
         return
     if not isinstance(result, dict):
@@ -203,3 +207,29 @@ def _check_result(
                 phase="result",
                 params={"claimed": loser_score, "actual": best},
             )
+    if "scores" in result:
+        _check_declared_scores(state, result["scores"], len(sides))
+
+
+def _check_declared_scores(state: Replay, scores: Any, sides: int) -> None:
+    """The declared final scores, one per side (3 with three players), against the replay."""
+    if (
+        not isinstance(scores, list)
+        or len(scores) != sides
+        or not all(type(score) is int and score >= 0 for score in scores)
+    ):
+        state.problem(
+            "malformed",
+            f"result.scores must list {sides} scores (whole numbers), one per side",
+            phase="result",
+        )
+        return
+    if scores != state.scores:
+        claimed = ", ".join(map(str, scores))
+        actual = ", ".join(map(str, state.scores))
+        state.problem(
+            "result_mismatch",
+            f"declared scores {claimed}, replayed {actual}",
+            phase="result",
+            params={"claimed": claimed, "actual": actual},
+        )

@@ -10,9 +10,10 @@ from typing import Any
 
 from .cards import Card, CardError, parse_card
 from .game_state import Replay
+from .multi import DEAL_SHAPES
 
 HAND_SIZE = 4
-DEALT_SIZE = {2: 6, 3: 5, 4: 5}
+DEALT_SIZE = {players: shape.dealt for players, shape in DEAL_SHAPES.items()}
 """Cards dealt to each player, by number of players."""
 
 

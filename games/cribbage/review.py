@@ -17,6 +17,7 @@ from typing import Any
 from .cards import Card, CardError, parse_card
 from .discard import advise_discard
 from .game import verify_game
+from .multi import deal_shape
 
 REVIEW_ERROR_CODES = {
     "invalid_record": "the record does not verify (verify_game finds an error)",
@@ -146,7 +147,7 @@ def review_game(record: Any) -> GameReview:
         errors = [p.to_dict() for p in report.problems if p.severity == "error"]
         raise ReviewError("invalid_record", "the record does not verify", errors)
     n = len(report.players)
-    side_of = tuple(p % 2 for p in range(n)) if n == 4 else tuple(range(n))
+    side_of = deal_shape(n).side_of  # with four players the partner's crib is one's own
     deals = record["deals"]
     last = report.ended_at["deal"] if report.ended_at is not None else len(deals) - 1
     decisions: list[DiscardDecision] = []

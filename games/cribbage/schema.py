@@ -43,7 +43,8 @@ GAME_RECORD_SCHEMA: dict[str, Any] = {
                     "dealer": _PLAYER,
                     "dealt": {
                         "type": ["array", "null"],
-                        "description": "Per player the 6 (2 players) or 5 cards dealt, or null.",
+                        "description": "Per player the 6 (2 players) or 5 (3 or 4 players) cards"
+                        " dealt, or null.",
                         "items": {
                             "type": ["array", "null"],
                             "items": _CARD,
@@ -58,7 +59,11 @@ GAME_RECORD_SCHEMA: dict[str, Any] = {
                         "items": _FOUR,
                         "description": "Per player, the 4 cards kept after the discard.",
                     },
-                    "crib": _FOUR,
+                    "crib": {
+                        **_FOUR,
+                        "description": "The discards; with three players also the card dealt"
+                        " face down from the deck.",
+                    },
                     "starter": _CARD,
                     "heels": {**_CLAIM, "description": "Points claimed for his heels."},
                     "play": {
@@ -102,10 +107,24 @@ GAME_RECORD_SCHEMA: dict[str, Any] = {
         },
         "result": {
             "type": "object",
-            "description": "The result as declared, checked against the replay.",
+            "description": "The result as declared, checked against the replay; winner is a"
+            " player index (with four players either partner).",
             "properties": {
                 "winner": _PLAYER,
-                "loser_score": {"type": "integer", "minimum": 0, "maximum": 120},
+                "loser_score": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 120,
+                    "description": "The best losing score (three players: the higher of two).",
+                },
+                "scores": {
+                    "type": "array",
+                    "minItems": 2,
+                    "maxItems": 3,
+                    "items": {"type": "integer", "minimum": 0, "maximum": 121},
+                    "description": "Final score per side: 2 sides, or 3 with three players;"
+                    " with four players side 0 is seats 0 and 2, side 1 seats 1 and 3.",
+                },
             },
             "additionalProperties": False,
         },

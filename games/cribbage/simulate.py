@@ -8,6 +8,7 @@ from typing import Any
 from .cards import DECK, JACK, Card, CribbageError
 from .game import DEALT_SIZE
 from .hand import score_hand
+from .multi import deal_shape
 from .play import score_cards_played
 
 
@@ -23,8 +24,9 @@ def simulate_game(
         raise CribbageError("players must be 2, 3 or 4", "bad_player_count", {"players": players})
     rng = Random(seed)
     n = players
-    side_of = [p % 2 for p in range(n)] if n == 4 else list(range(n))
-    scores = [0] * (2 if n == 4 else n)
+    shape = deal_shape(n)
+    side_of = shape.side_of
+    scores = [0] * len(shape.sides)
     deals: list[dict[str, Any]] = []
     record: dict[str, Any] = {
         "target": target,
@@ -56,8 +58,8 @@ def simulate_game(
             hands.append([card for card in cards if card not in discards])
             crib.extend(discards)
         next_card = n * size
-        if n == 3:
-            crib.append(deck[next_card])  # the crib's own card, dealt face down
+        for _ in range(shape.crib_from_deck):  # three players: the crib's own card, face down
+            crib.append(deck[next_card])
             next_card += 1
         starter = deck[next_card]
         plays: list[dict[str, Any]] = []

@@ -11,8 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 from games.cribbage import (
     AdviceError,
     CardError,
+    CribbageError,
     ReviewError,
     advise_discard,
+    check_table_scores,
     format_breakdown,
     review_game,
     score_hand,
@@ -29,7 +31,8 @@ class Command(BaseCommand):
         "  manage.py cribbage play 7H 8C 7D [--last]\n"
         "  manage.py cribbage game record.json\n"
         "  manage.py cribbage discard 5H 5D JS 6C 4H KD [--dealer] [--players 2] [--seen '2C 9S']\n"
-        "  manage.py cribbage review record.json"
+        "  manage.py cribbage review record.json\n"
+        "  manage.py cribbage table --players 3 121 90 40 [--target 61]"
     )
 
     def add_arguments(self, parser):
@@ -55,6 +58,12 @@ class Command(BaseCommand):
         review = sub.add_parser("review", help="Review every recorded discard of a game record.")
         review.add_argument("path", help="A JSON file (games/cribbage/README.md), or - for stdin")
         review.add_argument("--json", action="store_true", help="Print the review as JSON")
+        table = sub.add_parser(
+            "table", help="Check a finished table's final scores, one per side, in seat order."
+        )
+        table.add_argument("scores", nargs="+", type=int, help="2 scores, 3 with three players")
+        table.add_argument("--players", type=int, default=2, help="2, 3 or 4 (partners)")
+        table.add_argument("--target", type=int, default=121, help="121 or 61")
 
     def handle(self, *args, what: str, **options):
         try:
@@ -68,9 +77,9 @@ class Command(BaseCommand):
                 )
                 self.stdout.write("\n".join(format_breakdown(score)))
             elif what == "play":
-                score = score_play(" ".join(options["cards"]), last=options["last"])
-                self.stdout.write(f"count {score.count}")
-                self.stdout.write("\n".join(format_breakdown(score)))
+                pile = score_play(" ".join(options["cards"]), last=options["last"])
+                self.stdout.write(f"count {pile.count}")
+                self.stdout.write("\n".join(format_breakdown(pile)))
             elif what == "discard":
                 advice = advise_discard(
                     " ".join(options["cards"]),
@@ -84,12 +93,16 @@ class Command(BaseCommand):
                     self.stdout.write("\n".join(format_advice(advice)))
             elif what == "review":
                 self._review(options["path"], as_json=options["json"])
+            elif what == "table":
+                self._table(options["players"], options["scores"], options["target"])
             else:
                 self._game(options["path"], as_json=options["json"])
         except AdviceError as exc:
             raise CommandError(f"[{exc.code}] {exc.message}") from None
         except CardError as exc:
             raise CommandError(str(exc)) from None
+        except CribbageError as exc:
+            raise CommandError(f"[{exc.code}] {exc.message}") from None
         except ReviewError as exc:
             first = exc.problems[0] if exc.problems else {"code": exc.code, "message": exc.message}
             raise CommandError(
@@ -104,6 +117,16 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {path}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise CommandError(f"{path} is not JSON: {exc}") from None
+
+    def _table(self, players: int, scores: list[int], target: int) -> None:
+        result = check_table_scores(players, scores, target)
+        seats = " and ".join(str(seat) for seat in result.winner_seats)
+        word = "seats" if len(result.winner_seats) > 1 else "seat"
+        self.stdout.write(f"winner: side {result.winner} ({word} {seats}) on {target}")
+        for loser in result.losers:
+            self.stdout.write(
+                f"side {loser.side}: {loser.score}, {loser.behind} behind, {loser.skunk_name}"
+            )
 
     def _review(self, path: str, *, as_json: bool) -> None:
         review = review_game(self._read(path))
@@ -144,6 +167,10 @@ class Command(BaseCommand):
             f"scores: {data['scores']}  winner: {data['winner_players']}  "
             f"loser's score: {data['loser_score']}  skunk: {data['skunk_name']}"
         )
+        if len(data["losers"]) > 1:  # three players: both losers, each with their skunk
+            for loser in data["losers"]:
+                names = ", ".join(data["players"][p] for p in data["sides"][loser["side"]])
+                self.stdout.write(f"  {names}: {loser['score']} ({loser['skunk_name']})")
         for problem in data["problems"]:
             self.stdout.write(
                 f"- deal {problem['deal']} {problem['phase']} event {problem['event']}: "
