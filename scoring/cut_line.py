@@ -32,7 +32,9 @@ class Need(StrEnum):
     IN = "in"  # in whatever happens
     WINS = "wins"  # ``wins`` wins of any kind put them in, whatever the other tables do
     SKUNKS = "skunks"  # ``wins`` wins at skunk level ``skunk_level`` put them in
-    TIEBREAK = "tiebreak"  # ``wins`` wins put them in unless they finish level: the chain decides
+    # ``wins`` wins (at skunk level ``skunk_level``) put them in unless they finish level with
+    # someone: the rest of the chain decides.
+    TIEBREAK = "tiebreak"
     OPEN = "open"  # still possible with ``wins`` wins, but the other tables decide
     OUT = "out"  # out of reach
 
@@ -177,16 +179,23 @@ def _verdict(field: _Field, line: Line, cut: int, points: MatchPoints, tiebreak:
         for level, value in enumerate(points.by_level):
             if level and value > low and sure(finish(wins, value)):
                 return Verdict(Need.SKUNKS, k, wins, skunk_level=level)
-    for wins in range(k + 1):
-        s = finish(wins, low)
+    tries = [(wins, 0, low) for wins in range(k + 1)] + [
+        (wins, level, value)
+        for wins in range(1, k + 1)
+        for level, value in enumerate(points.by_level)
+        if level and value > low
+    ]
+    for wins, level, value in tries:
+        s = finish(wins, value)
         if field.above(line.entry, s) < cut:
-            level = field.could_be_level(line.entry, s)
+            even = field.could_be_level(line.entry, s)
             return Verdict(
                 Need.TIEBREAK,
                 k,
                 wins,
-                level_with=tuple(o.name for o in level[:NAMES_SHOWN]),
-                level_others=max(0, len(level) - NAMES_SHOWN),
+                skunk_level=level,
+                level_with=tuple(o.name for o in even[:NAMES_SHOWN]),
+                level_others=max(0, len(even) - NAMES_SHOWN),
                 tiebreak=tiebreak,
             )
     for wins in range(k + 1):

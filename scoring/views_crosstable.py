@@ -7,11 +7,14 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from core import cache
 from tournaments.models import Event
 
 from . import exports
 from .crosstable import crosstable
-from .selectors import standings_event
+from .selectors import standings_event, standings_public, standings_version
+
+PDF_KEPT_FOR = 3600  # seconds a rendered crosstable PDF stays in the cache
 
 
 def _event(request: HttpRequest, event_id: int) -> Event:
@@ -43,14 +46,23 @@ def event_crosstable(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_crosstable_pdf(request: HttpRequest, event_id: int) -> HttpResponse:
     """``/events/<id>/crosstable.pdf``: the whole crosstable, landscape, to pin on the wall.
 
-    Rendered synchronously, like the season summary: a 1,000-player field is a few dozen
-    pages (see the report of issue 28 for the time it takes)."""
+    Rendered synchronously, like the season summary, once per snapshot: a 1,000-player
+    field of nine games is about 70 pages and several seconds of layout."""
     import weasyprint
 
     event = _event(request, event_id)
-    table = crosstable(event, per_page=None)
-    html = render_to_string("scoring/crosstable_pdf.html", {"event": event, "table": table}, request)
-    pdf = weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
+    # One render per snapshot version and language (a 1,000-player wall chart takes seconds
+    # to lay out): every later download of the same standings comes from the cache.
+    version = standings_version(event.pk) if standings_public(event) else None
+    key = f"crosstable-pdf:{event.pk}:{request.LANGUAGE_CODE}:{version}"
+    pdf = cache.get(key) if version else None
+    if pdf is None:
+        table = crosstable(event, per_page=None)
+        context = {"event": event, "table": table}
+        html = render_to_string("scoring/crosstable_pdf.html", context, request)
+        pdf = weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
+        if version:
+            cache.set(key, pdf, PDF_KEPT_FOR)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = exports.content_disposition(f"{event.name} crosstable.pdf")
     return response
