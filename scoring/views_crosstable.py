@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -54,7 +56,8 @@ def event_crosstable_pdf(request: HttpRequest, event_id: int) -> HttpResponse:
     # One render per snapshot version and language (a 1,000-player wall chart takes seconds
     # to lay out): every later download of the same standings comes from the cache.
     version = standings_version(event.pk) if standings_public(event) else None
-    key = f"crosstable-pdf:{event.pk}:{request.LANGUAGE_CODE}:{version}"
+    digest = hashlib.blake2b(f"{version}".encode(), digest_size=12).hexdigest()
+    key = f"crosstable-pdf:{event.pk}:{request.LANGUAGE_CODE}:{digest}"
     pdf = cache.get(key) if version else None
     if pdf is None:
         table = crosstable(event, per_page=None)
