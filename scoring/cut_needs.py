@@ -1,4 +1,4 @@
-""""What I need" before each qualifying game: the event's side of :mod:`scoring.cut_line`.
+"""The "what I need" before each qualifying game: the event's side of :mod:`scoring.cut_line`.
 
 Reads the field (the latest standings, withdrawn players left out), the games each player has
 left, the match-point format, the ranking chain and the cut size, asks the pure function, and
@@ -130,7 +130,10 @@ def describe_need(verdict: Verdict) -> str:
             n,
         ) % {"n": n, "k": k}
     if verdict.need == Need.TIEBREAK:
-        values = {"names": _names(verdict), "tiebreak": describe(verdict.tiebreak) or _("a draw of lots")}
+        values = {
+            "names": _names(verdict),
+            "tiebreak": describe(verdict.tiebreak) or _("a draw of lots"),
+        }
         if verdict.skunk_level and k == 1:
             return {
                 1: _(

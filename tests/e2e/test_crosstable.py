@@ -27,7 +27,9 @@ def test_the_crosstable_its_pdf_and_what_a_player_needs(open_page: Callable[[], 
     tables = played_tables(event)
     for table in tables:
         score = 50 if table.number == 1 else 100
-        tournament_services.record_result(event, table=table, winner=table.seat_a, loser_score=score)
+        tournament_services.record_result(
+            event, table=table, winner=table.seat_a, loser_score=score
+        )
     tournament_services.draw_next_game(event)
     recompute_standings(event.pk)
     leader = tables[0].seat_a
@@ -41,7 +43,7 @@ def test_the_crosstable_its_pdf_and_what_a_player_needs(open_page: Callable[[], 
     # The leader's row comes first: a win 121-50 with a double skunk, then game 2 to play.
     first = grid.locator("tbody tr").first
     expect(first).to_contain_text(leader.player.name)
-    expect(first).to_contain_text("W 121–50 **")
+    expect(first).to_contain_text("W 121\u201350 **")
     expect(first).to_contain_text(tables[0].seat_b.player.name)
     for name in NAMES[:8]:
         expect(grid).to_contain_text(name)

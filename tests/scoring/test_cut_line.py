@@ -196,9 +196,7 @@ def check(lines, cut, points, chain):
 
 @settings(max_examples=60)
 @given(
-    st.lists(
-        st.tuples(st.integers(0, 8), st.integers(0, 2)), min_size=2, max_size=4
-    ),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 2)), min_size=2, max_size=4),
     st.integers(1, 3),
     st.sampled_from([ACC, FREE_PLAY]),
     st.sampled_from([CHAIN, ("games_won", "game_points", "spread"), ("game_points",)]),

@@ -1,4 +1,4 @@
-""""What I need" (issue 28) on the player's private page and through the API, from the real
+"""The "what I need" (issue 28) on the player's private page and through the API, from the real
 standings of a sanctioned event before its last qualifying game."""
 
 from __future__ import annotations
@@ -86,9 +86,11 @@ def test_a_player_without_a_point_is_still_in_the_running(client, api, before_th
 
 
 def test_nothing_is_said_once_every_game_is_played_or_without_a_cut(client, api, night):
-    event, table, key_a, _key_b = night  # a club night: no cut
+    _event, _table, key_a, _key_b = night  # a club night: no cut
     assert 'id="cut-need"' not in client.get(reverse("player-page", args=[key_a])).content.decode()
-    assert api.post(reverse("api-results-cut"), {"key": key_a}, format="json").json()["need"] is None
+    assert (
+        api.post(reverse("api-results-cut"), {"key": key_a}, format="json").json()["need"] is None
+    )
 
 
 def test_an_unknown_key_is_a_400_not_a_500(api):

@@ -118,9 +118,7 @@ class Stoppa(GameKind):
     ) -> dict[int, list[CrossCell]]:
         """A session's cell is the player's table: everyone at it and their nets, in seat
         order (a session sat out is a cell without a table). One query over the seats."""
-        seats = StoppaSeat.objects.filter(
-            round__event=event, round__status=Round.Status.RELEASED
-        )
+        seats = StoppaSeat.objects.filter(round__event=event, round__status=Round.Status.RELEASED)
         if entry_ids is not None:
             # The tables of the wanted entries, with all their seats (the other players' nets).
             mine = StoppaSeat.objects.filter(
