@@ -124,6 +124,15 @@ def crosstable(event: Event, *, page: int = 1, per_page: int | None = PER_PAGE) 
     return Crosstable(event, rounds, rows, total, page, pages, snapshot.after_game)
 
 
+def crosstable_cells_count(event: Event) -> int:
+    """How many cells the whole crosstable has (rows x released rounds): two counts."""
+    snapshot = snapshot_for_event(event.pk)
+    if snapshot is None:
+        return 0
+    rows = Standing.objects.filter(event_id=event.pk, snapshot=snapshot).count()
+    return rows * Round.objects.filter(event=event, status=Round.Status.RELEASED).count()
+
+
 def _opponents(cell: CrossCell, who: dict[int, CrossRow]) -> list[Opponent]:
     nets = dict(cell.nets)
     out = []
