@@ -130,8 +130,11 @@ def test_a_stoppa_session_cell_is_the_whole_table_with_nets(api):
             e: n for e, n in table_nets.items() if e != row["entry"]
         }
         assert cell["won"] == (cell["score"] == max(table_nets.values()))
-    page = api.get(reverse("api-crosstable", args=[event.pk])).content.decode()
-    assert "Łucja Nowak" in page
+    page = api.get(reverse("event-crosstable", args=[event.pk])).content.decode()
+    assert "Łucja Nowak" in page and "Niccolò Bianchi" in page and "Session 1" in page
+    assert page.count('class="xt-net-own"') == 7 and "Chips" in page and "Spread" not in page
+    first = data["rows"][0]
+    assert f"{first['name']}</th>" in page and f"+{first['chips']}" in page
 
 
 def _thousand_player_event() -> Event:
