@@ -96,3 +96,17 @@ def test_nothing_is_said_once_every_game_is_played_or_without_a_cut(client, api,
 def test_an_unknown_key_is_a_400_not_a_500(api):
     response = api.post(reverse("api-results-cut"), {"key": "nope"}, format="json")
     assert 400 <= response.status_code < 500
+
+
+def test_a_thousand_player_field_is_answered_in_a_few_queries(django_assert_max_num_queries):
+    from scoring.cut_needs import need_of, needs
+    from tests.scoring.test_crosstable import _thousand_player_event
+
+    event = _thousand_player_event()  # sanctioned, 3 of 9 games played, a cut of 250
+    first = event.standings.filter(snapshot__after_game=3).order_by("rank").first()
+    # The bracket check, the snapshot, the released games, the latest game's open tables,
+    # the field's rows, the match-point format.
+    with django_assert_max_num_queries(6):
+        verdict = need_of(event, first.entry_id)
+    assert verdict is not None and verdict.games_left == 6
+    assert len(needs(event)) == 1000
