@@ -152,3 +152,14 @@ urlpatterns += [
         name="api-club-player-rating",
     ),
 ]
+
+# The crosstable (wall chart) of an event, public like its standings (issue 28).
+from scoring import api_crosstable  # noqa: E402
+
+urlpatterns += [
+    path(
+        "events/<int:event_id>/crosstable/",
+        api_crosstable.EventCrosstable.as_view(),
+        name="api-crosstable",
+    ),
+]

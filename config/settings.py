@@ -273,6 +273,7 @@ CELERY_TASK_ROUTES = {
     "scoring.update_ratings": {"queue": "seasons"},  # club-wide, like the season ledgers
     "scoring.recompute_ratings": {"queue": "seasons"},
     "results.build_printables": {"queue": "printables"},
+    "scoring.crosstable_pdf": {"queue": "printables"},
     "results.run_import": {"queue": "imports"},
 }
 # Standings converge without a new result: the sweep re-queues every event whose snapshots

@@ -16,3 +16,8 @@ urlpatterns += [
     path("nets", api_sheets.NetsView.as_view(), name="api-results-nets"),
     path("nets/confirm", api_sheets.ConfirmNetsView.as_view(), name="api-results-nets-confirm"),
 ]
+
+# What the player needs to make the cut (issue 28).
+from . import api_need  # noqa: E402
+
+urlpatterns += [path("cut", api_need.NeedView.as_view(), name="api-results-cut")]

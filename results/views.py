@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from core.middleware import retry_safe_when
+from scoring.cut_needs import describe_need, need_of
 from tournaments import selectors as tournament_selectors
 from tournaments.kinds import ResultShape
 
@@ -92,7 +93,15 @@ def _player_context(key: str, entry, here, *, lean: bool = False, **forms) -> di
         "deals": _deal_formset(None, entry) if deals is None else deals,
         "games": [] if lean else selectors.my_games(entry),
         "discard_reviews": [] if lean else reviews.player_reviews(entry),
+        "cut_need": "" if lean else _cut_need(entry),
     }
+
+
+def _cut_need(entry) -> str:
+    """What the player needs to make the cut, in words ("A win puts you in."); empty when
+    the event has no cut ahead. Shown on the full page, not on every poll of the game card."""
+    verdict = need_of(entry.event, entry.pk)
+    return describe_need(verdict) if verdict else ""
 
 
 def _deal_formset(data, entry):

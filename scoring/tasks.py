@@ -79,3 +79,11 @@ def recompute_ratings(club_id: int) -> str:
     from . import ratings
 
     return ratings.update_club(club_id, from_scratch=True)
+
+
+@shared_task(name="scoring.crosstable_pdf", acks_late=True, ignore_result=True)
+def crosstable_pdf(event_id: int, language: str, key: str) -> bool:
+    """Lay out a large event's crosstable PDF into the cache (the download page waits)."""
+    from .crosstable_pdf import store_pdf
+
+    return store_pdf(event_id, language, key)

@@ -88,3 +88,19 @@ urlpatterns += [
     ),
     path("td/events/<int:event_id>/compute-mrp/", views_acc.td_compute_mrp, name="td-compute-mrp"),
 ]
+
+# The crosstable (wall chart) of an event (issue 28): a page and the whole of it as a PDF.
+from . import views_crosstable  # noqa: E402
+
+urlpatterns += [
+    path(
+        "events/<int:event_id>/crosstable/",
+        views_crosstable.event_crosstable,
+        name="event-crosstable",
+    ),
+    path(
+        "events/<int:event_id>/crosstable.pdf",
+        views_crosstable.event_crosstable_pdf,
+        name="event-crosstable-pdf",
+    ),
+]

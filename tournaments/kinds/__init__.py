@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import GameKind, Messages, ResultShape
+from .base import CrossCell, GameKind, Messages, ResultShape
 
 _REGISTRY: dict[str, GameKind] = {}
 _builtins_loaded = False
@@ -62,6 +62,7 @@ def choices() -> list[tuple[str, Any]]:
 
 
 __all__ = [
+    "CrossCell",
     "GameKind",
     "Messages",
     "ResultShape",

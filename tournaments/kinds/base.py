@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -56,6 +56,37 @@ class SeatLine:
     player_id: int
     table: int | None  # None: not at a numbered table (a cribbage bye, a Stoppa sit-out)
     note: str = ""  # what a line without a table means, in the kind's words ("bye")
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCell:
+    """One player's game (round) in the crosstable, from their side of the table.
+
+    ``opponents`` are the entries at the table with them (empty for a bye or a session sat
+    out); ``won`` is None until the table has a result (and for a kind whose tables have no
+    single winner). ``own`` and ``other`` are the two scores of a two-player game (none for a
+    forfeit or a bye); ``points`` the game points the game earned them; ``skunk`` the skunk
+    level of the game (theirs when they won, suffered when they lost). A kind of tables of
+    several players fills ``nets``: every player's (entry, net) at the table, in seat order,
+    and ``own`` their own net.
+    """
+
+    number: int
+    opponents: tuple[int, ...] = ()
+    won: bool | None = None
+    own: int | None = None
+    other: int | None = None
+    points: int | None = None
+    skunk: int = 0
+    bye: bool = False
+    forfeit: bool = False
+    nets: tuple[tuple[int, int | None], ...] = ()
+    note: str = ""  # what a cell without a table means, in the kind's words ("bye")
+
+    @property
+    def marks(self) -> str:
+        """The skunk marks of the game, one star a level: ``*``, ``**``, ``***``."""
+        return "*" * self.skunk
 
 
 def name_order(name: str) -> tuple[str, str]:
@@ -162,6 +193,67 @@ class GameKind:
         """Every player seated in released round ``number``, alphabetically (:func:`name_order`),
         each with their table: one query, whatever the kind's tables look like."""
         raise NotImplementedError
+
+    def crosstable_cells(
+        self, event: Event, entry_ids: Collection[int] | None = None
+    ) -> dict[int, list[CrossCell]]:
+        """Every released round's cell of each entry (of ``entry_ids``, or all), by entry: in
+        one query, whatever the size of the field (a 1,000-player crosstable).
+
+        The default serves two-seat tables (a winner and the loser's score); a kind with
+        tables of several players provides its own cells.
+        """
+        from tournaments.models import GameResult, Round, Table
+
+        tables = Table.objects.filter(round__event=event, round__status=Round.Status.RELEASED)
+        if entry_ids is not None:
+            ids = list(entry_ids)
+            tables = tables.filter(models.Q(seat_a_id__in=ids) | models.Q(seat_b_id__in=ids))
+        wanted = None if entry_ids is None else set(entry_ids)
+        cells: dict[int, list[CrossCell]] = {}
+        for number, a, b, kind, winner, loser_score, points, level in tables.values_list(
+            "round__number",
+            "seat_a_id",
+            "seat_b_id",
+            "result__kind",
+            "result__winner_id",
+            "result__loser_score",
+            "result__winner_points",
+            "result__skunk_level",
+        ).order_by("round__number"):
+            for me, them in ((a, b), (b, a)):
+                if me is None or (wanted is not None and me not in wanted):
+                    continue
+                won = None if winner is None else winner == me
+                scored = kind == GameResult.Kind.PLAYED and loser_score is not None
+                high, low = (event.target, loser_score) if scored else (None, None)
+                cells.setdefault(me, []).append(
+                    CrossCell(
+                        number,
+                        opponents=() if them is None else (them,),
+                        won=won,
+                        own=high if won else low,
+                        other=low if won else high,
+                        points=None if won is None else (points if won else 0),
+                        skunk=level or 0,
+                        bye=them is None,
+                        forfeit=kind == GameResult.Kind.FORFEIT,
+                        note=str(_("bye")) if them is None else "",
+                    )
+                )
+        return cells
+
+    def waiting(self, round_: Round) -> set[int]:
+        """Entries seated in ``round_`` at a table still without a result (their game of that
+        round is still to come). The default serves two-seat tables."""
+        return {
+            pk
+            for pair in round_.tables.filter(result__isnull=True).values_list(
+                "seat_a_id", "seat_b_id"
+            )
+            for pk in pair
+            if pk
+        }
 
     def on_release(self, round_: Round) -> bool:
         """Called when a draft round is released; True when that recorded results (byes)."""

@@ -3,13 +3,13 @@ player's chip net, summing to zero. Ranked by chips, sessions won and the best s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.kinds.base import GameKind, Messages, ResultShape, SeatLine, name_order
+from tournaments.kinds.base import CrossCell, GameKind, Messages, ResultShape, SeatLine, name_order
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.tiebreakers import STOPPA_CHAIN
 
@@ -112,6 +112,54 @@ class Stoppa(GameKind):
             for table, player_id, name in seats
         ]
         return sorted(lines, key=lambda line: name_order(line.name))
+
+    def crosstable_cells(
+        self, event: Event, entry_ids: Collection[int] | None = None
+    ) -> dict[int, list[CrossCell]]:
+        """A session's cell is the player's table: everyone at it and their nets, in seat
+        order (a session sat out is a cell without a table). One query over the seats."""
+        seats = StoppaSeat.objects.filter(round__event=event, round__status=Round.Status.RELEASED)
+        if entry_ids is not None:
+            # The tables of the wanted entries, with all their seats (the other players' nets).
+            mine = StoppaSeat.objects.filter(
+                round__event=event, entry_id__in=list(entry_ids)
+            ).values("table_id")
+            seats = seats.filter(table_id__in=mine)
+        tables: dict[int, list[tuple[int, int, int | None, bool]]] = {}
+        for number, table, entry, net, out in seats.order_by(
+            "round__number", "table_id", "position"
+        ).values_list("round__number", "table_id", "entry_id", "net", "table__number"):
+            tables.setdefault(table, []).append((number, entry, net, out is None))
+        wanted = None if entry_ids is None else set(entry_ids)
+        cells: dict[int, list[CrossCell]] = {}
+        for at_table in tables.values():
+            nets = tuple((entry, net) for _n, entry, net, _out in at_table)
+            done = all(net is not None for _entry, net in nets)
+            top = max((net for _e, net in nets if net is not None), default=None)
+            for number, entry, net, out in at_table:
+                if wanted is not None and entry not in wanted:
+                    continue
+                cells.setdefault(entry, []).append(
+                    CrossCell(number, bye=True, note=str(_("sitting out")))
+                    if out
+                    else CrossCell(
+                        number,
+                        opponents=tuple(e for e, _net in nets if e != entry),
+                        won=(net == top) if done else None,
+                        own=net,
+                        nets=nets,
+                    )
+                )
+        for row in cells.values():
+            row.sort(key=lambda cell: cell.number)
+        return cells
+
+    def waiting(self, round_: Round) -> set[int]:
+        return set(
+            StoppaSeat.objects.filter(
+                round=round_, table__number__isnull=False, table__entered_at__isnull=True
+            ).values_list("entry_id", flat=True)
+        )
 
     def lines_sql(self) -> str:
         """Every entry's Stoppa totals over sessions %(after)s+1..%(n)s of event %(event)s.
