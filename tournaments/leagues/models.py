@@ -140,6 +140,10 @@ class LeagueMatch(models.Model):
     def __str__(self) -> str:
         return f"{self.home} v {self.away}"
 
+    @property
+    def is_played(self) -> bool:
+        return self.status == self.Status.PLAYED
+
 
 class Leg(models.Model):
     """One leg (table) of a match, once played: its players, the winning side and the
@@ -196,6 +200,11 @@ class Leg(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match}: leg {self.number}"
+
+    @property
+    def winner_team(self):
+        """The team that won the leg."""
+        return self.match.home if self.winner == Side.HOME else self.match.away
 
     def players(self, side: str) -> list[Player]:
         first, second = (

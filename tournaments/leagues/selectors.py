@@ -96,6 +96,13 @@ class MatchResult:
     home_spread: int = 0
     rows: list[LegRow] = field(default_factory=list)
     win_on: str = League.WinOn.LEGS
+    home_name: str = ""
+    away_name: str = ""
+
+    @property
+    def winner_name(self) -> str:
+        """The winning team's name; "" for a draw or a match not complete."""
+        return {Side.HOME: self.home_name, Side.AWAY: self.away_name}.get(self.winner or "", "")
 
     @property
     def complete(self) -> bool:
@@ -123,7 +130,12 @@ def match_result(match: LeagueMatch) -> MatchResult:
     """The score of ``match`` from its recorded legs (use ``league_matches`` to prefetch)."""
     league = match.league
     legs = {leg.number: leg for leg in match.legs.all()}
-    result = MatchResult(legs_total=len(league.leg_kinds), win_on=league.win_on)
+    result = MatchResult(
+        legs_total=len(league.leg_kinds),
+        win_on=league.win_on,
+        home_name=match.home.name,
+        away_name=match.away.name,
+    )
     for number, kind in enumerate(league.legs, start=1):
         leg = legs.get(number)
         result.rows.append(LegRow(number, kind, leg))
