@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
 from tournaments.forms.base import ServiceForm, _style
-from tournaments.models import Club
+from tournaments.models import Club, Event
 
 from . import services
 from .models import League, LeagueMatch, LegKind, Side
@@ -63,7 +63,7 @@ class LeagueForm(_LeagueServiceForm):
     points_draw = forms.IntegerField(label=_("Points for a draw"), min_value=0, initial=1)
     points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, initial=0)
     target = forms.TypedChoiceField(
-        label=_("Games to"), choices=[(121, "121"), (61, "61")], coerce=int, initial=121
+        label=_("Games to"), choices=Event.Target.choices, coerce=int, initial=121
     )
     legs_per_player = forms.IntegerField(
         label=_("Legs a player may play in one match"),

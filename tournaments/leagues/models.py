@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.clubs import Club, Player
+from tournaments.models.events import Event
 
 
 class LegKind(models.TextChoices):
@@ -51,7 +52,7 @@ class League(models.Model):
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
     target = models.PositiveSmallIntegerField(
-        _("game to"), choices=[(121, "121"), (61, "61")], default=121
+        _("game to"), choices=Event.Target, default=Event.Target.FULL
     )
     legs_per_player = models.PositiveSmallIntegerField(
         _("legs per player in a match"),
