@@ -17,6 +17,7 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.leagues import services
 from tournaments.leagues.models import Leg
 
+DASH = "\u2013"  # the en dash the pages put between two figures
 pytestmark = pytest.mark.e2e
 
 LARKS = ["Zoë Lindqvist", "Niccolò Ferrà", "Jürgen Weiß", "Ștefan Țurcanu", "Dolores Ibáñez",
@@ -105,7 +106,9 @@ def test_a_league_match_of_five_legs_keyed_by_the_td(open_page: Callable[[], Pag
         key_leg(td, home, away, winner, loser_score)
         expect(td.get_by_role("alert")).to_contain_text(f"Leg {number} recorded.")
     score = td.locator("#match-score")
-    expect(score).to_contain_text("Ledbury Larks 3–2 Hereford Hawks on legs; game points 558–521.")
+    expect(score).to_contain_text(
+        f"Ledbury Larks 3{DASH}2 Hereford Hawks on legs; game points 558{DASH}521."
+    )
     expect(score).to_contain_text("Ledbury Larks win the match.")
     expect(td.locator("#leg-3")).to_contain_text("Dolores Ibáñez & Łucja Wąs")
     expect(td.locator("#leg-3")).to_contain_text("double skunk")
@@ -118,9 +121,13 @@ def test_a_league_match_of_five_legs_keyed_by_the_td(open_page: Callable[[], Pag
     rows = public.locator("#league-table tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0).locator("th")).to_have_text("Ledbury Larks")
-    expect(rows.nth(0).locator("td")).to_have_text(["1", "1", "1", "0", "0", "3–2", "+37", "2"])
+    expect(rows.nth(0).locator("td")).to_have_text(
+        ["1", "1", "1", "0", "0", f"3{DASH}2", "+37", "2"]
+    )
     expect(rows.nth(1).locator("th")).to_have_text("Hereford Hawks")
-    expect(rows.nth(1).locator("td")).to_have_text(["2", "1", "0", "0", "1", "2–3", "-37", "0"])
+    expect(rows.nth(1).locator("td")).to_have_text(
+        ["2", "1", "0", "0", "1", f"2{DASH}3", "-37", "0"]
+    )
     checks.a11y(public, "public league table")
     public.get_by_role("link", name="Ledbury Larks v Hereford Hawks").click()
     expect(public.locator("#leg-1")).to_contain_text("Zoë Lindqvist & Niccolò Ferrà")

@@ -43,9 +43,7 @@ def test_a_league_and_a_match_through_the_api(api):
 
     fixtures = api.post(f"/api/v1/leagues/{league.pk}/fixtures/", {}, format="json")
     assert fixtures.status_code == 201 and len(fixtures.json()) == 3
-    match = LeagueMatch.objects.get(
-        league=league, home__in=[larks, hawks], away__in=[larks, hawks]
-    )
+    match = LeagueMatch.objects.get(league=league, home__in=[larks, hawks], away__in=[larks, hawks])
     # The Larks at home, whichever way the round robin drew it, for the figures below.
     LeagueMatch.objects.filter(pk=match.pk).update(home=larks, away=hawks)
     url = f"/api/v1/leagues/{league.pk}/matches/{match.pk}/"

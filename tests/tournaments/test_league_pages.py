@@ -11,6 +11,7 @@ from tests.factories import UserFactory
 from tests.tournaments.test_leagues import HAWKS, LARKS, LEGS, larks_v_hawks, make_league, play
 from tournaments.leagues.models import League, LeagueMatch, Leg
 
+DASH = "\u2013"  # the en dash the pages put between two figures
 pytestmark = pytest.mark.django_db
 
 
@@ -61,7 +62,7 @@ def test_a_leg_by_the_form_and_the_public_pages(client):
     play(match, players, td, LEGS[1:])
     client.logout()
     page = client.get(f"/leagues/{league.pk}/").content.decode()
-    assert "Ledbury Larks" in page and "+37" in page and "3–2" in page
+    assert "Ledbury Larks" in page and "+37" in page and f"3{DASH}2" in page
     page = client.get(f"/leagues/{league.pk}/matches/{match.pk}/").content.decode()
     assert "Zoë Lindqvist &amp; Niccolò Ferrà" in page and "double skunk" in page
     assert "Ledbury Larks win the match." in page
@@ -85,6 +86,10 @@ def test_another_clubs_td_gets_404(client):
     league, _td, _players, (larks, hawks, _abbey) = make_league()
     match = LeagueMatch.objects.create(league=league, round=1, home=larks, away=hawks)
     client.force_login(UserFactory(username="other"))
-    for url in (f"/td/leagues/{league.pk}/", f"/td/leagues/{league.pk}/matches/{match.pk}/",
-                f"/td/leagues/{league.pk}/export/", f"/td/clubs/{league.club.pk}/leagues/"):  # fmt: skip
+    for url in (
+        f"/td/leagues/{league.pk}/",
+        f"/td/leagues/{league.pk}/matches/{match.pk}/",
+        f"/td/leagues/{league.pk}/export/",
+        f"/td/clubs/{league.club.pk}/leagues/",
+    ):
         assert client.get(url).status_code == 404

@@ -175,7 +175,10 @@ def test_a_corrected_leg_keeps_the_old_values_in_the_audit_log():
     play(match, players, td, [(1, LARKS[0:2], HAWKS[0:2], "away", 95)])
     leg = Leg.objects.get(match=match, number=1)
     assert (leg.winner, leg.loser_score, leg.spread, leg.home_first.name) == (
-        "away", 95, 26, "Zoë Lindqvist"
+        "away",
+        95,
+        26,
+        "Zoë Lindqvist",
     )
     entry = LeagueAuditEntry.objects.get(league=league, action="leg corrected")
     assert entry.old["winner"] == "home" and entry.new["loser_score"] == 95

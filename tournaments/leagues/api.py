@@ -43,7 +43,7 @@ class LeagueSerializer(serializers.ModelSerializer):
             "legs_per_player",
         ]
         read_only_fields = ["id"]
-        extra_kwargs = {"name": {"validators": []}}
+        extra_kwargs: dict[str, dict] = {"name": {"validators": []}}
 
 
 class PlayerRef(serializers.Serializer):
@@ -140,7 +140,7 @@ def team_data(team) -> dict:
 
 def match_data(match: LeagueMatch, *, legs: bool = False) -> dict:
     result = selectors.match_result(match)
-    data = {
+    data: dict[str, object] = {
         "id": match.pk,
         "round": match.round,
         "date": match.date,
@@ -260,7 +260,9 @@ class LeagueFixtures(_LeagueView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = self.league()
-        services.schedule_fixtures(league, user=request.user, **self.valid(FixturesInput, request.data))
+        services.schedule_fixtures(
+            league, user=request.user, **self.valid(FixturesInput, request.data)
+        )
         rows = [match_data(m) for m in selectors.league_matches(league)]
         return Response(rows, status=status.HTTP_201_CREATED)
 
@@ -278,8 +280,7 @@ class LeagueMatchDetail(_LeagueView):
 class LeagueLegs(_LeagueView):
     @extend_schema(
         summary="Record (or correct) a leg of a league match",
-        description="Who played each side, the winning side and the loser's score. "
-        + TD_ERRORS,
+        description="Who played each side, the winning side and the loser's score. " + TD_ERRORS,
         request=LegInput,
         responses={201: MatchSerializer},
     )

@@ -5,12 +5,15 @@ Each runs its service; a refused one shows the service's message beside its fiel
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
 from tournaments.forms.base import ServiceForm, _style
-from tournaments.models import Club, Event
+from tournaments.models import Club, Event, Player
 
 from . import services
 from .models import League, LeagueMatch, LegKind, Side
@@ -94,8 +97,8 @@ class TeamForm(ServiceForm):
     """A team of the league: its name and its players, ticked from the club's players."""
 
     name = forms.CharField(label=_("Team name"), max_length=80)
-    players = forms.ModelMultipleChoiceField(
-        label=_("Players"), queryset=None, widget=forms.CheckboxSelectMultiple
+    players: forms.ModelMultipleChoiceField = forms.ModelMultipleChoiceField(
+        label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 
     def __init__(self, *args, league: League, **kwargs):
@@ -103,7 +106,9 @@ class TeamForm(ServiceForm):
 
         super().__init__(*args, **kwargs)
         self.league = league
-        self.fields["players"].queryset = selectors.club_players(league.club)
+        cast(
+            forms.ModelMultipleChoiceField, self.fields["players"]
+        ).queryset = selectors.club_players(league.club)
         self.fields["name"].widget.attrs["class"] = "form-control"
 
     def save(self, *, user):
@@ -159,17 +164,18 @@ class LegForm(_LeagueServiceForm):
         super().__init__(*args, **kwargs)
         self.match = match
         league = match.league
-        self.fields["number"].choices = [
+        choice = cast(Callable[[str], forms.ChoiceField], self.fields.__getitem__)
+        choice("number").choices = [
             (n, _("Leg %(n)s · %(kind)s") % {"n": n, "kind": kind.label})
             for n, kind in enumerate(league.legs, start=1)
         ]
         for side, team in ((Side.HOME, match.home), (Side.AWAY, match.away)):
             players = [("", "—")] + [(p.pk, p.name) for p in team.players.order_by("name")]
-            first, second = self.fields[f"{side}_first"], self.fields[f"{side}_second"]
+            first, second = choice(f"{side}_first"), choice(f"{side}_second")
             first.choices = second.choices = players
             first.label = _("%(team)s: player") % {"team": team.name}
             second.label = _("%(team)s: partner (doubles)") % {"team": team.name}
-        self.fields["winner"].choices = [
+        choice("winner").choices = [
             ("", "—"),
             (Side.HOME, match.home.name),
             (Side.AWAY, match.away.name),

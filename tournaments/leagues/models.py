@@ -121,9 +121,7 @@ class LeagueMatch(models.Model):
     away = models.ForeignKey(
         LeagueTeam, on_delete=models.CASCADE, related_name="away_matches", verbose_name=_("away")
     )
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status, default=Status.SCHEDULED
-    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.SCHEDULED)
 
     class Meta:
         ordering = ["league", "round", "pk"]

@@ -25,6 +25,8 @@ def club_leagues(club: Club) -> QuerySet[League]:
 
 def directed_league(user: UserLike, league_id: int) -> League:
     """The league if ``user`` directs its club; 404 otherwise (no hint that it exists)."""
+    if user is None:
+        raise Http404("No such league.")
     clubs = tournament_selectors.clubs_directed_by(user)
     league = League.objects.filter(pk=league_id, club__in=clubs).select_related("club").first()
     if league is None:
@@ -102,7 +104,9 @@ class MatchResult:
     @property
     def winner_name(self) -> str:
         """The winning team's name; "" for a draw or a match not complete."""
-        return {Side.HOME: self.home_name, Side.AWAY: self.away_name}.get(self.winner or "", "")
+        if self.winner == Side.HOME:
+            return self.home_name
+        return self.away_name if self.winner == Side.AWAY else ""
 
     @property
     def complete(self) -> bool:

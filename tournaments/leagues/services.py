@@ -170,7 +170,9 @@ def save_team(
         raise ServiceError(
             LeagueError.TEAM_EMPTY, _("A team needs at least one player."), field="players"
         )
-    others = LeagueTeam.objects.filter(league=league).exclude(pk=getattr(team, "pk", None))
+    others = LeagueTeam.objects.filter(league=league)
+    if team is not None:
+        others = others.exclude(pk=team.pk)
     if others.filter(name__iexact=name).exists():
         raise ServiceError(
             LeagueError.TEAM_NAME_TAKEN,
@@ -345,8 +347,10 @@ def record_leg(
 ) -> Leg:
     """Record (or correct) leg ``number`` of ``match``: who played, who won, the loser's
     score. The winner scored the league's target; spread and skunk follow from the score."""
-    match = LeagueMatch.objects.select_for_update().select_related("league", "home", "away").get(
-        pk=match.pk
+    match = (
+        LeagueMatch.objects.select_for_update()
+        .select_related("league", "home", "away")
+        .get(pk=match.pk)
     )
     league = match.league
     if not 1 <= number <= len(league.leg_kinds):
@@ -386,9 +390,7 @@ def record_leg(
     leg, _created = Leg.objects.update_or_create(match=match, number=number, defaults=values)
     played = Leg.objects.filter(match=match).count()
     status = (
-        LeagueMatch.Status.PLAYED
-        if played == len(league.leg_kinds)
-        else LeagueMatch.Status.IN_PLAY
+        LeagueMatch.Status.PLAYED if played == len(league.leg_kinds) else LeagueMatch.Status.IN_PLAY
     )
     if match.status != status:
         match.status = status
