@@ -210,6 +210,8 @@ def test_the_round_robin_meets_every_pair_once_or_home_and_away():
     assert max(m.date for m in matches) == datetime.date(2026, 10, 12)
     pairs = [(m.home_id, m.away_id) for m in matches]
     assert len(set(pairs)) == 12  # every pair once at each home
+    homes = [sum(m.home_id == t.pk for m in matches if m.round <= 3) for t in league.teams.all()]
+    assert sorted(homes) == [1, 1, 2, 2]  # home and away shared out in the first round robin
     for round_ in range(1, 7):
         teams_in_round = [t for m in matches if m.round == round_ for t in (m.home_id, m.away_id)]
         assert len(teams_in_round) == len(set(teams_in_round)) == 4
@@ -243,3 +245,16 @@ def test_a_bad_format_is_refused():
         with pytest.raises(ServiceError) as refused:
             services.create_league(club, **{**kwargs, **extra})
         assert refused.value.code == code
+
+
+def test_merging_two_records_of_a_player_keeps_their_legs_and_team():
+    from tournaments.services.players import merge_players
+
+    league, td, players, (larks, hawks, _abbey) = make_league()
+    match = larks_v_hawks(league, larks, hawks)
+    play(match, players, td, LEGS[:1])
+    twin = PlayerFactory(name="Zoe Lindqvist", home_club=league.club)
+    kept = merge_players(league.club, keep=twin, merged=players[LARKS[0]])
+    leg = Leg.objects.get(match=match, number=1)
+    assert leg.home_first == kept and kept in larks.players.all()
+    assert selectors.league_table(league)[0].team.name == "Abbey"  # nothing complete yet

@@ -181,6 +181,8 @@ class LegForm(_LeagueServiceForm):
             (Side.AWAY, match.away.name),
         ]
         self.fields["loser_score"].widget.attrs.update(NUMERIC)
+        # After a leg is saved the next one is chosen: the TD types on from its first player.
+        self.fields["home_first"].widget.attrs["autofocus"] = True
         _style(self)
 
     def save(self, *, user):

@@ -404,3 +404,12 @@ def record_leg(
         match=match,
     )
     return leg
+
+
+def players_merged(keep: Player, merged: Player) -> None:
+    """Move ``merged``'s league legs and team places to ``keep`` (a merge of two records of
+    one person, before ``merged`` is deleted: the legs protect their players)."""
+    for name in ("home_first", "home_second", "away_first", "away_second"):
+        Leg.objects.filter(**{name: merged}).update(**{name: keep})
+    for team in LeagueTeam.objects.filter(players=merged):
+        team.players.add(keep)
