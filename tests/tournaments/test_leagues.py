@@ -215,6 +215,9 @@ def test_the_round_robin_meets_every_pair_once_or_home_and_away():
     for round_ in range(1, 7):
         teams_in_round = [t for m in matches if m.round == round_ for t in (m.home_id, m.away_id)]
         assert len(teams_in_round) == len(set(teams_in_round)) == 4
+    with pytest.raises(ServiceError) as refused:
+        services.schedule_fixtures(league, first_date=datetime.date(9999, 12, 25), user=td)
+    assert (refused.value.code, refused.value.field) == ("bad_season", "first_date")
     once = services.schedule_fixtures(league, user=td)
     assert len(once) == 6 and LeagueMatch.objects.filter(league=league).count() == 6
 
@@ -241,6 +244,8 @@ def test_a_bad_format_is_refused():
         ({"leg_kinds": FORMAT, "points_win": 1, "points_draw": 1}, "bad_league_points"),
         ({"leg_kinds": FORMAT, "target": 100}, "bad_league_target"),
         ({"leg_kinds": FORMAT, "season_end": datetime.date(2026, 1, 1)}, "bad_season"),
+        ({"leg_kinds": FORMAT, "points_win": 40_000}, "bad_league_points"),
+        ({"leg_kinds": FORMAT, "legs_per_player": 99}, "bad_legs_per_player"),
     ]:
         with pytest.raises(ServiceError) as refused:
             services.create_league(club, **{**kwargs, **extra})

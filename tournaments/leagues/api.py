@@ -24,6 +24,7 @@ from .models import League, LeagueMatch, LegKind, Side
 class LeagueSerializer(serializers.ModelSerializer):
     leg_kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=LegKind.choices),
+        max_length=100,
         help_text="A match's legs in playing order.",
     )
 

@@ -10,6 +10,7 @@ class LeagueError(ErrorCode):
 
     BAD_LEG_KINDS = "bad_leg_kinds"
     BAD_LEAGUE_POINTS = "bad_league_points"
+    BAD_LEGS_PER_PLAYER = "bad_legs_per_player"
     BAD_SEASON = "bad_season"
     BAD_LEAGUE_TARGET = "bad_league_target"
     LEAGUE_NAME_TAKEN = "league_name_taken"

@@ -62,9 +62,15 @@ class LeagueForm(_LeagueServiceForm):
     win_on = forms.ChoiceField(
         label=_("A match is won on"), choices=League.WinOn.choices, initial=League.WinOn.LEGS
     )
-    points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, initial=2)
-    points_draw = forms.IntegerField(label=_("Points for a draw"), min_value=0, initial=1)
-    points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, initial=0)
+    points_win = forms.IntegerField(
+        label=_("Points for a win"), min_value=0, max_value=services.MAX_POINTS, initial=2
+    )
+    points_draw = forms.IntegerField(
+        label=_("Points for a draw"), min_value=0, max_value=services.MAX_POINTS, initial=1
+    )
+    points_loss = forms.IntegerField(
+        label=_("Points for a loss"), min_value=0, max_value=services.MAX_POINTS, initial=0
+    )
     target = forms.TypedChoiceField(
         label=_("Games to"), choices=Event.Target.choices, coerce=int, initial=121
     )
@@ -157,6 +163,7 @@ class LegForm(_LeagueServiceForm):
     loser_score = forms.IntegerField(
         label=_("Loser's score"),
         min_value=0,
+        max_value=9_999,
         error_messages={"invalid": _("A score is a whole number, e.g. 95.")},
     )
 

@@ -29,6 +29,7 @@ from .error_codes import LeagueError
 from .models import League, LeagueAuditEntry, LeagueMatch, LeagueTeam, Leg, LegKind, Side
 
 MAX_LEGS = 20  # the longest format clubs play is 9 legs; a typo of 50 is refused
+MAX_POINTS = 100  # points for a match result; clubs give 2/1/0 or 3/1/0
 
 
 def audit(
@@ -61,6 +62,7 @@ def check_format(
     target: int,
     season_start: datetime.date,
     season_end: datetime.date,
+    legs_per_player: int = 1,
 ) -> list[str]:
     """The league's format, checked; answers the legs as plain strings."""
     kinds = [str(kind) for kind in leg_kinds]
@@ -69,6 +71,15 @@ def check_format(
             LeagueError.BAD_LEG_KINDS,
             _("A match has 1 to %(n)s legs, each singles or doubles.") % {"n": MAX_LEGS},
             field="leg_kinds",
+        )
+    if (
+        max(points_win, points_draw, points_loss) > MAX_POINTS
+        or min(points_win, points_draw, points_loss) < 0
+    ):
+        raise ServiceError(
+            LeagueError.BAD_LEAGUE_POINTS,
+            _("Points for a result are 0 to %(n)s.") % {"n": MAX_POINTS},
+            field="points_win",
         )
     if not points_win > points_draw >= points_loss:
         raise ServiceError(
@@ -81,6 +92,12 @@ def check_format(
             LeagueError.BAD_LEAGUE_TARGET,
             _("Games are played to 121 or 61, not %(target)s.") % {"target": target},
             field="target",
+        )
+    if not 0 <= legs_per_player <= MAX_LEGS:
+        raise ServiceError(
+            LeagueError.BAD_LEGS_PER_PLAYER,
+            _("A player plays 0 (no limit) to %(n)s legs of a match.") % {"n": MAX_LEGS},
+            field="legs_per_player",
         )
     if season_end < season_start:
         raise ServiceError(
@@ -116,6 +133,7 @@ def create_league(
         target=target,
         season_start=season_start,
         season_end=season_end,
+        legs_per_player=legs_per_player,
     )
     name = name.strip()
     if League.objects.filter(club=club, name=name, season_start=season_start).exists():
@@ -260,7 +278,14 @@ def schedule_fixtures(
     for number, pairs in enumerate(rounds, start=1):
         date = None
         if first_date is not None:
-            date = first_date + datetime.timedelta(days=days_between * (number - 1))
+            try:
+                date = first_date + datetime.timedelta(days=days_between * (number - 1))
+            except OverflowError:
+                raise ServiceError(
+                    LeagueError.BAD_SEASON,
+                    _("The fixtures would run past the end of the calendar."),
+                    field="first_date",
+                ) from None
         matches += [
             LeagueMatch(league=league, round=number, date=date, home=home, away=away)
             for home, away in pairs
