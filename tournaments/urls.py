@@ -124,6 +124,11 @@ urlpatterns += [
     path("td/clubs/<int:club_id>/leagues/", views_leagues.td_leagues, name="td-leagues"),
     path("td/leagues/<int:league_id>/", views_leagues.td_league, name="td-league"),
     path(
+        "td/leagues/<int:league_id>/teams/<int:team_id>/",
+        views_leagues.td_league_team,
+        name="td-league-team",
+    ),
+    path(
         "td/leagues/<int:league_id>/fixtures/",
         views_leagues.td_league_fixtures,
         name="td-league-fixtures",

@@ -93,3 +93,18 @@ def test_another_clubs_td_gets_404(client):
         f"/td/clubs/{league.club.pk}/leagues/",
     ):
         assert client.get(url).status_code == 404
+
+
+def test_the_td_changes_a_team_mid_season(client):
+    league, td, players, (larks, _hawks, _abbey) = make_league()
+    client.force_login(td)
+    url = f"/td/leagues/{league.pk}/teams/{larks.pk}/"
+    page = client.get(url)
+    assert page.status_code == 200 and 'value="Ledbury Larks"' in page.content.decode()
+    kept = [players[n] for n in LARKS[:7]]
+    refused = client.post(url, {"name": "Larks", "players": [*kept, players[HAWKS[0]]]})
+    assert refused.status_code == 400
+    assert "Cai Hughes already plays for Hereford Hawks." in refused.content.decode()
+    assert client.post(url, {"name": "Larks", "players": kept}).status_code == 302
+    larks.refresh_from_db()
+    assert larks.name == "Larks" and larks.players.count() == 7

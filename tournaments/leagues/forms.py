@@ -16,7 +16,7 @@ from tournaments.forms.base import ServiceForm, _style
 from tournaments.models import Club, Event, Player
 
 from . import services
-from .models import League, LeagueMatch, LegKind, Side
+from .models import League, LeagueMatch, LeagueTeam, LegKind, Side
 
 NUMERIC = {"inputmode": "numeric"}
 
@@ -107,11 +107,13 @@ class TeamForm(ServiceForm):
         label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 
-    def __init__(self, *args, league: League, **kwargs):
+    def __init__(self, *args, league: League, team: LeagueTeam | None = None, **kwargs):
         from tournaments import selectors
 
+        if team is not None:
+            kwargs.setdefault("initial", {"name": team.name, "players": list(team.players.all())})
         super().__init__(*args, **kwargs)
-        self.league = league
+        self.league, self.team = league, team
         cast(
             forms.ModelMultipleChoiceField, self.fields["players"]
         ).queryset = selectors.club_players(league.club)
@@ -123,6 +125,7 @@ class TeamForm(ServiceForm):
                 self.league,
                 name=self.cleaned_data["name"],
                 player_ids=[p.pk for p in self.cleaned_data["players"]],
+                team=self.team,
                 user=user,
             )
         )

@@ -12,7 +12,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -22,7 +22,7 @@ from tournaments import selectors as tournament_selectors
 from . import selectors
 from .export import export_league
 from .forms import FixturesForm, LeagueForm, LegForm, TeamForm
-from .models import League, LeagueMatch
+from .models import League, LeagueMatch, LeagueTeam
 
 
 @login_required
@@ -66,6 +66,20 @@ def td_league(request: HttpRequest, league_id: int) -> HttpResponse:
         return _league_page(request, league, team_form=form, status=400)
     messages.success(request, _("Team %(name)s saved.") % {"name": team.name})
     return redirect("td-league", league_id=league.pk)
+
+
+@login_required
+def td_league_team(request: HttpRequest, league_id: int, team_id: int) -> HttpResponse:
+    """Change a team: its name, its players (a new player joins mid-season)."""
+    league = selectors.directed_league(request.user, league_id)
+    team = get_object_or_404(LeagueTeam, league=league, pk=team_id)
+    form = TeamForm(request.POST or None, league=league, team=team)
+    if request.method == "POST" and form.save(user=request.user) is not None:
+        messages.success(request, _("Team %(name)s saved.") % {"name": team.name})
+        return redirect("td-league", league_id=league.pk)
+    context = {"league": league, "club": league.club, "team": team, "form": form}
+    status = 400 if form.errors else 200
+    return render(request, "leagues/td_team.html", context, status=status)
 
 
 @login_required
