@@ -8,7 +8,11 @@ game points, and the league table ranks the teams by match points.
   :mod:`tournaments.models`, so Django registers them under the ``tournaments`` app);
 - ``error_codes``: why a league request is refused, declared once;
 - ``services`` (writes, each audited) and ``selectors`` (reads, the league table);
-- ``forms``, ``views``, ``api``: the TD's and the public pages and the TD API.
+- ``forms``, ``views``, ``api``: the TD's and the public pages and the TD API;
+- ``export``: the league as JSON (the results archive carries events, not leagues);
+- ``admin``: the Django admin (legs and the log read-only).
+
+The rules chosen are in ``docs/leagues.md``.
 
 Like :mod:`tournaments.stoppa`, this module imports nothing.
 """
