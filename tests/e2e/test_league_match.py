@@ -90,7 +90,7 @@ def test_a_league_match_of_five_legs_keyed_by_the_td(open_page: Callable[[], Pag
     home, away, winner, loser_score = LEGS[0]
     key_leg(td, home[:1], away, winner, loser_score)
     expect(td.locator("#leg-form .invalid-feedback")).to_have_text(
-        "Ledbury Larks needs 2 player(s) in this leg."
+        "Ledbury Larks needs 2 players in this leg."
     )
     expect_a_400(td, checks)
     checks.a11y(td, "TD match page: a leg refused")

@@ -55,13 +55,14 @@ def test_a_leg_by_the_form_and_the_public_pages(client):
             "winner": "home", "loser_score": 100}  # fmt: skip
     refused = client.post(url, form)
     assert refused.status_code == 400
-    assert "needs 2 player(s)" in str(refused.context["form"].errors["home_first"])
+    assert "needs 2 players" in str(refused.context["form"].errors["home_first"])
     assert not Leg.objects.exists()
     form["home_second"] = players[LARKS[1]]
     assert client.post(url, form).status_code == 302
     play(match, players, td, LEGS[1:])
     client.logout()
     page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "A match of 5 legs to 121, won on: Legs won." in page
     assert "Ledbury Larks" in page and "+37" in page and f"3{DASH}2" in page
     page = client.get(f"/leagues/{league.pk}/matches/{match.pk}/").content.decode()
     assert "Zoë Lindqvist &amp; Niccolò Ferrà" in page and "double skunk" in page

@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import ServiceError
 from tournaments import selectors as tournament_selectors
@@ -307,7 +308,12 @@ def _side(
     if len(ids) != size:
         raise ServiceError(
             LeagueError.WRONG_SIDE_SIZE,
-            _("%(team)s needs %(n)s player(s) in this leg.") % {"team": team.name, "n": size},
+            ngettext(
+                "%(team)s needs %(n)s player in this leg.",
+                "%(team)s needs %(n)s players in this leg.",
+                size,
+            )
+            % {"team": team.name, "n": size},
             field=field,
         )
     if len(set(ids)) != len(ids):
@@ -340,7 +346,11 @@ def _check_leg_limit(match: LeagueMatch, number: int, players: list[Player], fie
         if played >= limit:
             raise ServiceError(
                 LeagueError.PLAYER_LEG_LIMIT,
-                _("%(player)s has already played %(n)s leg(s) of this match, the league's limit.")
+                ngettext(
+                    "%(player)s has already played %(n)s leg of this match, the league's limit.",
+                    "%(player)s has already played %(n)s legs of this match, the league's limit.",
+                    played,
+                )
                 % {"player": player.name, "n": played},
                 field=field,
             )
