@@ -163,3 +163,26 @@ urlpatterns += [
         name="api-crosstable",
     ),
 ]
+
+# A club's leagues (issue 28): leagues, teams, fixtures, legs and the table.
+from tournaments.leagues import api as leagues_api  # noqa: E402
+
+L = "leagues/<int:league_id>/"
+urlpatterns += [
+    path("clubs/<int:club_id>/leagues/", leagues_api.ClubLeagues.as_view(), name="api-leagues"),
+    path(L, leagues_api.LeagueDetail.as_view(), name="api-league"),
+    path(L + "teams/", leagues_api.LeagueTeams.as_view(), name="api-league-teams"),
+    path(L + "matches/", leagues_api.LeagueMatches.as_view(), name="api-league-matches"),
+    path(L + "fixtures/", leagues_api.LeagueFixtures.as_view(), name="api-league-fixtures"),
+    path(
+        L + "matches/<int:match_id>/",
+        leagues_api.LeagueMatchDetail.as_view(),
+        name="api-league-match",
+    ),
+    path(
+        L + "matches/<int:match_id>/legs/",
+        leagues_api.LeagueLegs.as_view(),
+        name="api-league-legs",
+    ),
+    path(L + "table/", leagues_api.LeagueTable.as_view(), name="api-league-table"),
+]

@@ -380,6 +380,10 @@ SPECTACULAR_SETTINGS = {
         "PlayerStatusEnum": "tournaments.models.Player.Status",
         "GameStatusEnum": "tournaments.models.Round.Status",
         "PaymentStatusEnum": "treasury.models.Payment.Status",
+        "LegKindEnum": "tournaments.leagues.models.LegKind",
+        "LegSideEnum": "tournaments.leagues.models.Side",
+        # Named here since a league's leg has a "winner" too (LegSideEnum).
+        "WinnerEnum": [("me", "me"), ("opponent", "opponent")],
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",
         "ServerErrorEnum": "drf_standardized_errors.openapi_serializers.ServerErrorEnum.choices",

@@ -13,7 +13,7 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance
 from config.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application).include(
-    path_regex=r"^/api/v1/(clubs/|events/\{event_id\}/(settings|finish|reopen|standings/publish"
+    path_regex=r"^/api/v1/(clubs/|leagues/|events/\{event_id\}/(settings|finish|reopen|standings/publish"
     r"|entries|games|results/(correct|undo)|playoff|door|acc-report|mrp)|events/\{event_id\}/$)"
 )
 
@@ -32,7 +32,30 @@ def td_event(django_db_blocker):
         table = services.draw_next_game(event).tables.order_by("number").first()
         services.record_result(event, table=table, winner=table.seat_a, loser_score=95)
         event.token = Token.objects.create(user=user).key
+        event.league = league_with_teams(event.club, user)
     return event
+
+
+def league_with_teams(club, user):
+    """A league of the TD's club with two teams of two of its players (issue 28)."""
+    import datetime
+
+    from tests.factories import PlayerFactory
+    from tournaments.leagues import services as leagues
+
+    league = leagues.create_league(
+        club,
+        name="Fuzz league",
+        season_start=datetime.date(2026, 9, 1),
+        season_end=datetime.date(2027, 5, 31),
+        leg_kinds=["doubles", "singles"],
+        legs_per_player=0,
+    )
+    for name in ("Home", "Away"):
+        ids = [PlayerFactory(home_club=club).pk for _ in range(2)]
+        leagues.save_team(league, name=name, player_ids=ids, user=user)
+    leagues.schedule_fixtures(league, user=user)
+    return league
 
 
 @pytest.mark.django_db(transaction=True)
@@ -49,6 +72,8 @@ def test_td_routes_never_fail_on_garbage(case, td_event):
         case.path_parameters["event_id"] = td_event.pk
     if case.path_parameters and "club_id" in case.path_parameters and hash(str(case.body)) % 2:
         case.path_parameters["club_id"] = td_event.club_id
+    if case.path_parameters and "league_id" in case.path_parameters and hash(str(case.body)) % 2:
+        case.path_parameters["league_id"] = td_event.league.pk
     case.call_and_validate(
         headers={"Accept-Encoding": "identity", "Authorization": f"Token {td_event.token}"},
         checks=[not_a_server_error, response_schema_conformance],

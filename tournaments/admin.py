@@ -275,3 +275,7 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# The leagues' admin (issue 28) lives with the leagues.
+from tournaments.leagues import admin as leagues_admin  # noqa: E402, F401

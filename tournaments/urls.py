@@ -116,3 +116,38 @@ urlpatterns += [
     ),
     path("td/clubs/<int:club_id>/guest-rule/", views_members.td_guest_rule, name="td-guest-rule"),
 ]
+
+# A club's leagues: teams meet in matches of several legs (issue 28).
+from .leagues import views as views_leagues  # noqa: E402
+
+urlpatterns += [
+    path("td/clubs/<int:club_id>/leagues/", views_leagues.td_leagues, name="td-leagues"),
+    path("td/leagues/<int:league_id>/", views_leagues.td_league, name="td-league"),
+    path(
+        "td/leagues/<int:league_id>/teams/<int:team_id>/",
+        views_leagues.td_league_team,
+        name="td-league-team",
+    ),
+    path(
+        "td/leagues/<int:league_id>/fixtures/",
+        views_leagues.td_league_fixtures,
+        name="td-league-fixtures",
+    ),
+    path(
+        "td/leagues/<int:league_id>/matches/<int:match_id>/",
+        views_leagues.td_league_match,
+        name="td-league-match",
+    ),
+    path(
+        "td/leagues/<int:league_id>/export/",
+        views_leagues.td_league_export,
+        name="td-league-export",
+    ),
+    path("leagues/", views_leagues.leagues, name="leagues"),
+    path("leagues/<int:league_id>/", views_leagues.league, name="league"),
+    path(
+        "leagues/<int:league_id>/matches/<int:match_id>/",
+        views_leagues.league_match,
+        name="league-match",
+    ),
+]

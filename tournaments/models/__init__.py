@@ -41,6 +41,13 @@ from tournaments.stoppa.models import StoppaSeat as StoppaSeat
 from tournaments.stoppa.models import StoppaTable as StoppaTable
 from .audit import AuditEntry as AuditEntry
 
+# A club's leagues (issue 28) live in their own package, registered here like Stoppa's.
+from tournaments.leagues.models import League as League
+from tournaments.leagues.models import LeagueAuditEntry as LeagueAuditEntry
+from tournaments.leagues.models import LeagueMatch as LeagueMatch
+from tournaments.leagues.models import LeagueTeam as LeagueTeam
+from tournaments.leagues.models import Leg as Leg
+
 # isort: on
 
 __all__ = [
@@ -54,6 +61,11 @@ __all__ = [
     "Event",
     "ForbiddenPair",
     "GameResult",
+    "League",
+    "LeagueAuditEntry",
+    "LeagueMatch",
+    "LeagueTeam",
+    "Leg",
     "MatchPointFormat",
     "Membership",
     "Player",

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from tournaments import hooks, names, selectors
+from tournaments.leagues import services as leagues
 from tournaments.models import Club, Entry, Event, Player
 
 from ..error_codes import TournamentsError
@@ -90,6 +91,7 @@ def merge_players(club: Club, *, keep: Player | int, merged: Player | int) -> Pl
     events = list(merged.entries.values_list("event_id", flat=True))
     Entry.objects.filter(player=merged).update(player=keep)
     hooks.players_merged(keep.pk, merged.pk)
+    leagues.players_merged(keep, merged)
     acc_number, home_club = merged.acc_number, merged.home_club_id
     merged.delete()  # before the ACC number moves: the number is unique
     update = []
