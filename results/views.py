@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from core.errors import ServiceError
 from core.middleware import retry_safe_when
 from tournaments import selectors as tournament_selectors
+from tournaments.clock import public_clock
 from tournaments.kinds import ResultShape
 
 from . import reviews, selectors, selectors_sheets, services, views_sheets
@@ -91,6 +92,7 @@ def _player_context(key: str, entry, here, *, lean: bool = False, **forms) -> di
         "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
         "deals": _deal_formset(None, entry) if deals is None else deals,
         "games": [] if lean else selectors.my_games(entry),
+        "hall_clock": public_clock(entry.event),
         "discard_reviews": [] if lean else reviews.player_reviews(entry),
     }
 
