@@ -8,7 +8,7 @@ pages, which send the server's time to the browser) read one moment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from django.db.models import QuerySet
@@ -60,14 +60,20 @@ def _iso(at: datetime) -> str:
 def clock_of(round_: Round, now: datetime | None = None) -> ClockReading:
     """What ``round_``'s clock shows at ``now`` (the server's time by default)."""
     now = now or timezone.now()
-    base = {"game": round_.number, "now": now, "minutes": round_.clock_minutes}
+    reading = ClockReading(
+        game=round_.number, state=str(round_.clock_state), now=now, minutes=round_.clock_minutes
+    )
     if round_.clock_state == Clock.RUNNING and round_.clock_ends_at is not None:
         left = max(0, int((round_.clock_ends_at - now).total_seconds() + 0.999))
-        state = Clock.RUNNING if left > 0 else Clock.TIME
-        return ClockReading(state=state, ends_at=round_.clock_ends_at, seconds_left=left, **base)
+        return replace(
+            reading,
+            state=Clock.RUNNING if left > 0 else Clock.TIME,
+            ends_at=round_.clock_ends_at,
+            seconds_left=left,
+        )
     if round_.clock_state == Clock.PAUSED:
-        return ClockReading(state=Clock.PAUSED, seconds_left=round_.clock_left or 0, **base)
-    return ClockReading(state=str(round_.clock_state), **base)
+        return replace(reading, seconds_left=round_.clock_left or 0)
+    return reading
 
 
 def unfinished_tables(round_: Round) -> QuerySet[Table]:

@@ -8,6 +8,8 @@ game page, or shows the page again with the refusal (HTTP 400).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -34,7 +36,7 @@ def clock_panel(event: Event, round_: Round, *, error: str = "", refused=None) -
     tables with the club's rule (``refused``: a called-at-time form in error)."""
     clock = clock_of(round_)
     club = event.club
-    panel = {
+    panel: dict[str, Any] = {
         "clock": clock,
         "url": reverse("td-clock", args=[event.pk, round_.number]),
         "call_url": reverse("td-call-at-time", args=[event.pk, round_.number]),
@@ -56,6 +58,8 @@ def clock_panel(event: Event, round_: Round, *, error: str = "", refused=None) -
             for table in unfinished_tables(round_)[:LISTED]
         ]
         panel["unfinished"] = unfinished_tables(round_).count()
+    if refused is not None and refused[0] not in {t.pk for t, _form in panel["tables"]}:
+        panel["error"] = panel["error"] or _first_error(refused[1])  # no row to show it in
     return panel
 
 
@@ -93,7 +97,7 @@ def td_clock(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
         "extend": lambda: clock_services.extend_clock(
             round_,
             minutes,
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
         ),
         "stop": lambda: clock_services.stop_clock(round_, user=request.user),
     }
@@ -120,23 +124,24 @@ def td_call_at_time(request: HttpRequest, event_id: int, number: int) -> HttpRes
     event, round_ = _game(request, event_id, number)
     form = CalledAtTimeForm(request.POST)
     saved = form.save(event, user=request.user)
-    refused = None if saved is not None else (form.data.get("table"), form)
-    if refused is not None:
-        try:
-            refused = (int(refused[0]), form)
-        except (TypeError, ValueError):
-            refused = (None, form)
+    if saved is None:
+        panel = clock_panel(event, round_, refused=(_table_id(form), form))
+        if request.htmx:
+            return render(request, PANEL, {"event": event, "round": round_, "panel": panel})
+        return _refused_page(request, event, round_, panel)
     if request.htmx:
-        error = "" if saved is not None or refused[0] is not None else _first_error(form)
-        return _panel(request, event, round_, refused=refused, error=error)
-    if saved is not None:
-        messages.success(
-            request,
-            _("Table %(table)s recorded as called at time.") % {"table": saved.table.number},
-        )
-        return redirect("td-game", event_id=event.pk, number=number)
-    panel = clock_panel(event, round_, refused=refused, error=_first_error(form))
-    return _refused_page(request, event, round_, panel)
+        return _panel(request, event, round_)
+    messages.success(
+        request, _("Table %(table)s recorded as called at time.") % {"table": saved.table.number}
+    )
+    return redirect("td-game", event_id=event.pk, number=number)
+
+
+def _table_id(form: CalledAtTimeForm) -> int | None:
+    try:
+        return int(form.data.get("table", ""))
+    except (TypeError, ValueError):
+        return None
 
 
 def _first_error(form) -> str:

@@ -131,6 +131,12 @@ def test_at_time_the_td_page_lists_the_unfinished_tables_with_the_club_s_rule(td
     assert (result.winner_id, result.loser_score) == (first.seat_b_id, 88)
     row = AuditEntry.objects.get(event=game.event, table=first)
     assert row.action == "called_at_time" and "lower count" in row.reason
+    # A second call of the same table (another TD's tab): refused above the list.
+    twice = td_client.post(
+        call, {"table": first.pk, "winner": first.seat_a_id, "loser_score": "90"}, **htmx
+    ).content.decode()
+    assert f"Table {first.number} has a result already." in twice
+    assert GameResult.objects.get(table=first).winner_id == first.seat_b_id
 
 
 def test_the_club_sets_its_minutes_and_rule(td_client, game):

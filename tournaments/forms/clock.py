@@ -46,7 +46,6 @@ class CalledAtTimeForm(ServiceForm):
             kwargs.setdefault("auto_id", f"at{table.pk}-%s")
             kwargs.setdefault("initial", {})["table"] = table.pk
         super().__init__(*args, **kwargs)
-        self.table = table
 
     def save(self, event: Event, *, user):
         return self.run(

@@ -65,29 +65,37 @@ def _audit(event: Event, round_: Round, action: str, old: ClockReading, user: Us
     )
 
 
-def _refuse(code: TournamentsError, message: str) -> ServiceError:
-    return ServiceError(code, message, field="clock")
-
-
 @transaction.atomic
 def start_clock(
-    round_: Round, *, minutes: int | None = None, user: UserLike = None, now: datetime | None = None
+    round_: Round,
+    *,
+    minutes: int | str | None = None,
+    user: UserLike = None,
+    now: datetime | None = None,
 ) -> Round:
     """Start the game's clock: ``minutes`` (the club's minutes per game by default) from
     ``now``. A released game of a running event; a clock already on is refused."""
     now = now or timezone.now()
     event, round_ = _locked_game(round_)
     if event.status != Event.Status.RUNNING:
-        raise _refuse(
-            TournamentsError.EVENT_NOT_RUNNING, _("The clock runs only while the event is running.")
+        raise ServiceError(
+            TournamentsError.EVENT_NOT_RUNNING,
+            _("The clock runs only while the event is running."),
+            field="clock",
         )
     if round_.is_draft:
-        raise _refuse(
-            TournamentsError.ROUND_NOT_RELEASED, _("Release the game before starting its clock.")
+        raise ServiceError(
+            TournamentsError.ROUND_NOT_RELEASED,
+            _("Release the game before starting its clock."),
+            field="clock",
         )
     old = clock_of(round_, now)
     if old.is_on:
-        raise _refuse(TournamentsError.CLOCK_RUNNING, _("The clock of this game is on already."))
+        raise ServiceError(
+            TournamentsError.CLOCK_RUNNING,
+            _("The clock of this game is on already."),
+            field="clock",
+        )
     minutes = _minutes(event.club.game_minutes if minutes is None else minutes, MAX_MINUTES)
     round_.clock_state = Clock.RUNNING
     round_.clock_minutes = minutes
@@ -106,7 +114,9 @@ def pause_clock(round_: Round, *, user: UserLike = None, now: datetime | None = 
     event, round_ = _locked_game(round_)
     old = clock_of(round_, now)
     if old.state != Clock.RUNNING:
-        raise _refuse(TournamentsError.CLOCK_NOT_RUNNING, _("The clock is not running."))
+        raise ServiceError(
+            TournamentsError.CLOCK_NOT_RUNNING, _("The clock is not running."), field="clock"
+        )
     round_.clock_state = Clock.PAUSED
     round_.clock_left = old.seconds_left
     round_.clock_ends_at = None
@@ -122,7 +132,9 @@ def resume_clock(round_: Round, *, user: UserLike = None, now: datetime | None =
     event, round_ = _locked_game(round_)
     old = clock_of(round_, now)
     if old.state != Clock.PAUSED:
-        raise _refuse(TournamentsError.CLOCK_NOT_PAUSED, _("The clock is not paused."))
+        raise ServiceError(
+            TournamentsError.CLOCK_NOT_PAUSED, _("The clock is not paused."), field="clock"
+        )
     round_.clock_state = Clock.RUNNING
     round_.clock_ends_at = now + timedelta(seconds=round_.clock_left or 0)
     round_.clock_left = None
@@ -133,20 +145,23 @@ def resume_clock(round_: Round, *, user: UserLike = None, now: datetime | None =
 
 @transaction.atomic
 def extend_clock(
-    round_: Round, minutes: int, *, user: UserLike = None, now: datetime | None = None
+    round_: Round, minutes: int | str | None, *, user: UserLike = None, now: datetime | None = None
 ) -> Round:
     """Add ``minutes`` to a running or paused clock; at time, the clock runs again for them."""
     now = now or timezone.now()
     event, round_ = _locked_game(round_)
     old = clock_of(round_, now)
     if not old.is_on:
-        raise _refuse(TournamentsError.CLOCK_NOT_RUNNING, _("The clock is not running."))
+        raise ServiceError(
+            TournamentsError.CLOCK_NOT_RUNNING, _("The clock is not running."), field="clock"
+        )
     added = _minutes(minutes, MAX_ADDED)
     if old.state == Clock.PAUSED:
         round_.clock_left = (round_.clock_left or 0) + added * 60
     else:
-        base = round_.clock_ends_at if old.state == Clock.RUNNING else now
-        round_.clock_ends_at = base + timedelta(minutes=added)  # type: ignore[operator]
+        running = old.state == Clock.RUNNING and round_.clock_ends_at is not None
+        base: datetime = round_.clock_ends_at if running else now  # type: ignore[assignment]
+        round_.clock_ends_at = base + timedelta(minutes=added)
     round_.clock_minutes = (round_.clock_minutes or 0) + added
     _audit(event, round_, "clock_extended", old, user, minutes=added)
     round_.save(update_fields=CLOCK_FIELDS)
@@ -160,7 +175,9 @@ def stop_clock(round_: Round, *, user: UserLike = None, now: datetime | None = N
     event, round_ = _locked_game(round_)
     old = clock_of(round_, now)
     if not old.is_on:
-        raise _refuse(TournamentsError.CLOCK_NOT_RUNNING, _("The clock is not running."))
+        raise ServiceError(
+            TournamentsError.CLOCK_NOT_RUNNING, _("The clock is not running."), field="clock"
+        )
     round_.clock_state = Clock.STOPPED
     round_.clock_ends_at = None
     round_.clock_left = None
