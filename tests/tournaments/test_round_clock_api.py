@@ -150,3 +150,21 @@ def test_the_club_sets_its_minutes_and_rule(td_client, game):
     assert refused.status_code == 400
     page = td_client.get(reverse("td-club", args=[club.pk])).content.decode()
     assert 'id="clock-rule"' in page and 'value="20"' in page
+
+
+def test_the_clock_survives_the_event_archive(game):
+    import json
+
+    from results.archive import export_event, import_event
+
+    clock_services.start_clock(game, minutes=15)
+    clock_services.pause_clock(game)
+    data = json.loads(json.dumps(export_event(game.event)))
+    assert data["games"][0]["clock"]["state"] == "paused"
+    assert data["games"][0]["clock"]["minutes"] == 15
+    copy = import_event(data, club=ClubFactory())
+    imported = copy.rounds.get(number=1)
+    assert (imported.clock_state, imported.clock_minutes) == (Round.Clock.PAUSED, 15)
+    assert 899 <= imported.clock_left <= 900
+    del data["games"][0]["clock"]  # an archive made before the clock
+    assert import_event(data, club=ClubFactory()).rounds.get(number=1).clock_state == "off"
