@@ -82,3 +82,23 @@ def test_the_clock_runs_out_on_the_projector_and_the_td_calls_the_games(
     result = GameResult.objects.get(table=table)
     assert (result.winner_id, result.loser_score) == (table.seat_b_id, 97)
     assert AuditEntry.objects.get(event=event, table=table).action == "called_at_time"
+
+
+def test_a_device_with_a_wrong_clock_counts_the_hall_s_time_and_sees_a_pause(
+    open_page: Callable[[], Page], checks, viewport
+):
+    """A phone two hours fast still counts down from the server's time; the TD's pause
+    reaches the projector by its poll."""
+    event = club_night(4)
+    round_ = event.rounds.get(number=1)
+    clock_services.start_clock(round_, minutes=10)
+
+    hall = open_page()
+    hall.clock.install(time=timezone.now() + timedelta(hours=2))
+    hall.goto(f"/events/{event.pk}/projector/")
+    face = hall.locator("#hall-clock .round-clock-time")
+    expect(face).to_have_text(re.compile(r"^(10:00|9:[45]\d)$"))
+
+    clock_services.pause_clock(round_)
+    expect(hall.locator("#hall-clock")).to_contain_text("paused")
+    checks.a11y(hall, "projector, clock paused")
