@@ -92,7 +92,7 @@ def _player_context(key: str, entry, here, *, lean: bool = False, **forms) -> di
         "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
         "deals": _deal_formset(None, entry) if deals is None else deals,
         "games": [] if lean else selectors.my_games(entry),
-        "hall_clock": public_clock(entry.event),
+        "hall_clock": public_clock(entry.event) if here.polled and not lean else None,
         "discard_reviews": [] if lean else reviews.player_reviews(entry),
     }
 
