@@ -186,3 +186,13 @@ urlpatterns += [
     ),
     path(L + "table/", leagues_api.LeagueTable.as_view(), name="api-league-table"),
 ]
+
+# The round clock (issue 28).
+from tournaments.api_td import clock as api_td_clock  # noqa: E402
+
+urlpatterns += [
+    path(G + "clock/", api_td_clock.GameClock.as_view(), name="api-game-clock"),
+    path(
+        G + "called-at-time/", api_td_clock.CalledAtTime.as_view(), name="api-game-called-at-time"
+    ),
+]

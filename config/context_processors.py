@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from results.lifecycle import SeatState, SubmissionStatus, TableState
 from results.models import JobStatus
 from tournaments.hooks import DeskMark
-from tournaments.models import Event
+from tournaments.models import Event, Round
 
 # A plain Enum class is callable, and a template calls what it can: these are looked up only.
 for _enum in (SeatState, TableState, DeskMark):
@@ -19,6 +19,7 @@ for _enum in (SeatState, TableState, DeskMark):
 
 STATES = SimpleNamespace(
     Event=Event.Status,
+    Clock=Round.Clock,
     Submission=SubmissionStatus,
     Table=TableState,
     Seat=SeatState,

@@ -18,6 +18,7 @@ from core.errors import ServiceError
 from core.middleware import retry_safe_when
 from scoring.cut_needs import describe_need, need_of
 from tournaments import selectors as tournament_selectors
+from tournaments.clock import public_clock
 from tournaments.kinds import ResultShape
 
 from . import reviews, selectors, selectors_sheets, services, views_sheets
@@ -92,6 +93,7 @@ def _player_context(key: str, entry, here, *, lean: bool = False, **forms) -> di
         "dispute_form": forms.get("dispute_form") or DisputeForm(initial=initial),
         "deals": _deal_formset(None, entry) if deals is None else deals,
         "games": [] if lean else selectors.my_games(entry),
+        "hall_clock": public_clock(entry.event) if here.polled and not lean else None,
         "discard_reviews": [] if lean else reviews.player_reviews(entry),
         "cut_need": "" if lean else _cut_need(entry),
     }

@@ -21,6 +21,7 @@ from django.views.decorators.http import condition, require_GET, require_POST
 
 from core import cache
 from tournaments import selectors
+from tournaments.clock import public_clock
 from tournaments.selectors import clubs_directed_by
 
 from .models import Season
@@ -316,6 +317,7 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         "view_title": titles[options["view"]],
         "theme_link": _projector_link(options, theme=other),
         "event_url": request.build_absolute_uri(reverse("event", args=[event.pk])),
+        "hall_clock": public_clock(event),
     }
     if options["view"] == "standings":
         # The hall reads every row (the projector pages through them), and so must the poll

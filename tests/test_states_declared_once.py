@@ -9,12 +9,20 @@ from pathlib import Path
 from results.lifecycle import SeatState, SubmissionStatus, TableState
 from results.models import JobStatus
 from tournaments.hooks import DeskMark
-from tournaments.models import Event
+from tournaments.models import Event, Round
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE_VALUES = {
     str(v)
-    for enum in (Event.Status, SeatState, SubmissionStatus, TableState, JobStatus, DeskMark)
+    for enum in (
+        Event.Status,
+        Round.Clock,
+        SeatState,
+        SubmissionStatus,
+        TableState,
+        JobStatus,
+        DeskMark,
+    )
     for v in enum
 }
 COMPARISON = re.compile(r"""(state|status|desk_mark)\s*==\s*["']([a-z_]+)["']""")

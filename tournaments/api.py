@@ -26,6 +26,7 @@ from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.outcome import format_spread
 
 from . import selectors, services
+from .clock import clock_of
 from .error_codes import TournamentsError
 from .models import Bracket, Entry, Event, GameResult, PlayoffGame, PlayoffMatch, Round, Table
 
@@ -108,6 +109,24 @@ def _api_url(serializer: serializers.Serializer, name: str, *args: object) -> st
     return request.build_absolute_uri(url) if request is not None else url
 
 
+class ClockSerializer(serializers.Serializer):
+    """A game's round clock at the server's ``now`` (issue 28)."""
+
+    game = serializers.IntegerField(help_text="Game number.")
+    state = serializers.ChoiceField(
+        choices=Round.Clock.choices,
+        help_text="`time`: the clock ran out (a running clock past its end).",
+    )
+    minutes = serializers.IntegerField(allow_null=True, help_text="Minutes given, with any added.")
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="When it ends (running).")
+    seconds_left = serializers.IntegerField(
+        allow_null=True, help_text="Seconds left (running or paused; 0 at time)."
+    )
+    now = serializers.DateTimeField(
+        help_text="The server's time of this reading: count down from it, not the device's."
+    )
+
+
 class GameSerializer(serializers.ModelSerializer):
     table_count = serializers.IntegerField(help_text="Tables of the game, byes included.")
     result_count = serializers.IntegerField(help_text="Tables with a result.")
@@ -115,7 +134,22 @@ class GameSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "seed", "method", "notes", "table_count", "result_count", "tables_url"]
+        fields = [
+            "number",
+            "seed",
+            "method",
+            "notes",
+            "table_count",
+            "result_count",
+            "tables_url",
+            "clock",
+        ]
+
+    clock = serializers.SerializerMethodField(help_text="The game's round clock.")
+
+    @extend_schema_field(ClockSerializer)
+    def get_clock(self, obj: Round) -> dict:
+        return ClockSerializer(clock_of(obj)).data
 
     def get_tables_url(self, obj: Round) -> str:
         return _api_url(self, "api-game-tables", obj.event_id, obj.number)

@@ -138,3 +138,12 @@ class TournamentsError(ErrorCode):
     WINNER_NOT_AT_TABLE = "winner_not_at_table"
     WINNER_NOT_IN_MATCH = "winner_not_in_match"
     WITHDRAWN = "withdrawn"
+    # The round clock (issue 28)
+    CLOCK_NOT_PAUSED = "clock_not_paused"
+    CLOCK_NOT_RUNNING = "clock_not_running"
+    CLOCK_NOT_UP = "clock_not_up"
+    CLOCK_RUNNING = "clock_running"
+    BAD_MINUTES = "bad_minutes"
+    AT_TIME_BY_HAND = "at_time_by_hand"
+    TABLE_FINISHED = "table_finished"
+    BAD_AT_TIME = "bad_at_time"

@@ -151,3 +151,19 @@ urlpatterns += [
         name="league-match",
     ),
 ]
+
+# The round clock (issue 28).
+from . import views_clock  # noqa: E402
+
+urlpatterns += [
+    path(
+        "td/events/<int:event_id>/games/<int:number>/clock/", views_clock.td_clock, name="td-clock"
+    ),
+    path(
+        "td/events/<int:event_id>/games/<int:number>/called-at-time/",
+        views_clock.td_call_at_time,
+        name="td-call-at-time",
+    ),
+    path("td/clubs/<int:club_id>/clock/", views_clock.td_clock_rule, name="td-clock-rule"),
+    path("events/<int:event_id>/clock/", views_clock.event_clock, name="event-clock"),
+]

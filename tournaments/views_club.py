@@ -30,6 +30,7 @@ from .forms import (
     edit_chain,
     rebound_event_form,
 )
+from .forms.clock import ClockRuleForm
 
 PLAYERS_SHOWN = 100  # the players page lists this many; "find" narrows a long list
 
@@ -45,6 +46,8 @@ def _club_page(request: HttpRequest, club, *, status: int = 200, **forms) -> Htt
         or ClubDefaultsForm(
             club=club, initial={"match_point_format": club.default_match_point_format_id}
         ),
+        "clock_form": forms.get("clock_form")
+        or ClockRuleForm(initial={"game_minutes": club.game_minutes, "at_time": club.at_time}),
         "directors": club.directors.order_by("username"),
         "chains": [
             {

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from . import hooks, selectors
 from . import selectors_game as game
 from .forms import ResultForm, SwapForm
+from .views_clock import clock_panel
 
 TEMPLATE = "tournaments/td_game.html"
 URGENT = frozenset({hooks.DeskMark.DISPUTED, hooks.DeskMark.TO_CHECK})
@@ -160,6 +161,7 @@ def _page_context(request: HttpRequest, event, round_, refused=None, swap_form=N
     return {
         "event": event,
         "round": round_,
+        "clock_panel": clock_panel(event, round_) if not round_.is_draft else None,
         "counts": counts,
         "game_url": _game_url(event, round_),
         "paged": counts.paged,

@@ -164,6 +164,13 @@ def export_event(event: Event) -> dict[str, Any]:
             "notes": r.notes,
             "tables": by_round.get(r.pk, []),
             "stoppa_tables": stoppa.get(r.pk, []),
+            "clock": {
+                "state": r.clock_state,
+                "minutes": r.clock_minutes,
+                "started_at": _when(r.clock_started_at),
+                "ends_at": _when(r.clock_ends_at),
+                "left": r.clock_left,
+            },
         }
         for r in rounds
     ]

@@ -23,6 +23,20 @@ from .schema import BATCH
 from .validate import _Check, text
 
 
+def _clock(game: dict, check: _Check, path: str) -> dict[str, Any]:
+    """The game's round clock as the archive keeps it (none in an archive made before it)."""
+    clock = game.get("clock")
+    if not isinstance(clock, dict):
+        return {}
+    return {
+        "clock_state": clock["state"],
+        "clock_minutes": clock.get("minutes"),
+        "clock_started_at": check.when(clock, "started_at", path),
+        "clock_ends_at": check.when(clock, "ends_at", path),
+        "clock_left": clock.get("left"),
+    }
+
+
 def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[Any, Table]:
     """Every game's tables and results (two-player tables) or Stoppa tables and nets."""
     games = data["games"]
@@ -37,6 +51,7 @@ def _import_games(data: dict, event: Event, ids: dict, check: _Check) -> dict[An
                 method=text(game, "method"),
                 released_at=check.when(game, "released_at", f"games[{i}]"),
                 notes=game.get("notes") if isinstance(game.get("notes"), list) else [],
+                **_clock(game, check, f"games[{i}].clock"),
             )
         )
     if len({r.number for r in rounds}) != len(rounds):

@@ -184,6 +184,17 @@ def archive_schema() -> dict:
             "released_at": WHEN,
             "tables": _list(table),
             "stoppa_tables": _list(stoppa_table),
+            # The round clock (issue 28); left out by archives made before it.
+            "clock": _obj(
+                {
+                    "state": _choice([v for v in Round.Clock.values if v != Round.Clock.TIME]),
+                    "minutes": _int(1, 10_000, null=True),
+                    "started_at": WHEN,
+                    "ends_at": WHEN,
+                    "left": _int(0, 10_000_000, null=True),
+                },
+                ("state",),
+            ),
         },
         ("number", "seed", "status"),
     )

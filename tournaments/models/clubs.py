@@ -12,6 +12,14 @@ from .. import kinds, names
 class Club(models.Model):
     """A cribbage club: the tenant every event, player list and TD belongs to."""
 
+    class AtTime(models.TextChoices):
+        """What the club does with a game not finished when the round clock runs out."""
+
+        FINISH_HAND = "finish_hand", _("Finish the hand in play; the player ahead wins")
+        LOWER_COUNT = "lower_count", _("Play on to a lower count; the first to reach it wins")
+        TD_DECIDES = "td_decides", _("The tournament director decides each game")
+        LOSS_FOR_BOTH = "loss_for_both", _("The game counts as a loss for both players")
+
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
@@ -44,6 +52,14 @@ class Club(models.Model):
     guest_nights_allowed = models.PositiveSmallIntegerField(_("nights a guest may play"), default=4)
     qualifying_card_points = models.PositiveSmallIntegerField(
         _("game points of a qualifying card"), default=12
+    )
+    # The round clock (issue 28): the ACC says a game should take about 15 minutes.
+    game_minutes = models.PositiveSmallIntegerField(_("minutes per game"), default=15)
+    at_time = models.CharField(
+        _("a game not finished in time"),
+        max_length=20,
+        choices=AtTime,
+        default=AtTime.FINISH_HAND,
     )
 
     class Meta:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .events import Entry, Event
 
@@ -19,6 +20,16 @@ class Round(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
         RELEASED = "released", _("Released")
+
+    class Clock(models.TextChoices):
+        """The game's clock. ``TIME`` is never stored: a running clock past its end reads
+        as it (``tournaments.clock.clock_of``)."""
+
+        OFF = "off", _("Not started")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        TIME = "time", pgettext_lazy("the game's clock ran out", "Time")
+        STOPPED = "stopped", _("Stopped")
 
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
@@ -37,6 +48,22 @@ class Round(models.Model):
         _("notes"), default=list, blank=True, help_text=_("What the draw had to compromise on.")
     )
     created_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+    # The round clock (issue 28), set by tournaments.services.clock only. Running: it ends
+    # at ``clock_ends_at``; paused: ``clock_left`` seconds remain. ``clock_minutes`` is the
+    # time given, with the minutes the TD added.
+    clock_state = models.CharField(
+        _("clock"), max_length=10, choices=Clock, default=Clock.OFF, editable=False
+    )
+    clock_minutes = models.PositiveSmallIntegerField(
+        _("minutes on the clock"), null=True, blank=True, editable=False
+    )
+    clock_started_at = models.DateTimeField(
+        _("clock started at"), null=True, blank=True, editable=False
+    )
+    clock_ends_at = models.DateTimeField(_("clock ends at"), null=True, blank=True, editable=False)
+    clock_left = models.PositiveIntegerField(
+        _("seconds left on the paused clock"), null=True, blank=True, editable=False
+    )
     # Bumped by database triggers on every write of the game's tables, results and Stoppa
     # seats (migration 0014), whoever writes them (services, raw SQL, the admin): the
     # standings job reads one row per game to see which snapshots changed.

@@ -101,6 +101,13 @@ AUDIT_ACTIONS = {
     "stoppa_cleared": gettext_lazy("nets cleared"),
     "nets_reported": gettext_lazy("nets reported by a player"),
     "nets_confirmed": gettext_lazy("nets confirmed by a player"),
+    # The round clock (issue 28)
+    "clock_started": gettext_lazy("clock started"),
+    "clock_paused": gettext_lazy("clock paused"),
+    "clock_resumed": gettext_lazy("clock resumed"),
+    "clock_extended": gettext_lazy("minutes added to the clock"),
+    "clock_stopped": gettext_lazy("clock stopped"),
+    "called_at_time": gettext_lazy("called at time"),
     # The money desk (treasury)
     "fees_set": gettext_lazy("fees set"),
     "payment": gettext_lazy("entry fee marked"),
@@ -146,4 +153,16 @@ def audit_value(value) -> str:
             }
             return f"{prefix}: {sentence}"
         return sentence
+    if "game" in value and set(value) <= {"game", "clock", "left", "minutes"}:
+        return _clock_value(value)
     return ", ".join(f"{key}: {item}" for key, item in value.items())
+
+
+def _clock_value(value: dict) -> str:
+    """A round clock's audit value: "Game 3: 12:30 left" or "Game 3: 15 minutes"."""
+    parts = [_("Game %(game)s") % {"game": value["game"]}]
+    if "minutes" in value:
+        parts.append(_("%(n)s minutes") % {"n": value["minutes"]})
+    if "left" in value:
+        parts.append(_("%(left)s left") % {"left": value["left"]})
+    return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
