@@ -33,7 +33,10 @@ def _entry_or_404(key: str):
 
 
 # The private page of a kind whose results are not a winner and a score, by result shape.
-PLAYER_PAGES = {ResultShape.TABLE_NETS: views_sheets.player_page}
+PLAYER_PAGES = {
+    ResultShape.TABLE_NETS: views_sheets.player_page,
+    ResultShape.TABLE_SCORES: views_sheets.player_page,
+}
 
 
 @never_cache  # a private page that changes with every report: never from a cache
@@ -286,7 +289,7 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         by_entry = services.keys_for(entries)
         keys = [(e, by_entry[e.pk]) for e in entries]
     kind = event.game_kind
-    table_nets = kind.result_shape == ResultShape.TABLE_NETS
+    table_nets = kind.group_tables  # tables of several: the players' sheets
     return {
         "event": event,
         "role": role,

@@ -101,6 +101,7 @@ AUDIT_ACTIONS = {
     "stoppa_cleared": gettext_lazy("nets cleared"),
     "nets_reported": gettext_lazy("nets reported by a player"),
     "nets_confirmed": gettext_lazy("nets confirmed by a player"),
+    "table_scores": gettext_lazy("table scores entered"),
     # The money desk (treasury)
     "fees_set": gettext_lazy("fees set"),
     "payment": gettext_lazy("entry fee marked"),

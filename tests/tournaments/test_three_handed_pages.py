@@ -1,0 +1,139 @@
+"""Three-handed cribbage pages and API: the TD's game page (a refused table is a form error
+beside the row), the players' sheet from their private links, public seating and standings,
+exports, the API of a table's scores."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from results import services as result_services
+from results.models import NetSheet
+from scoring.exports import results_export, seating_export
+from scoring.services import recompute_standings
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments import services
+from tournaments.models import AuditEntry, Event, StoppaTable
+from tournaments.threehanded.kind import KEY
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Ann", "Bea", "Ștefan", "Łucja", "Jürgen", "Niccolò")
+
+
+@pytest.fixture
+def night():
+    cache.clear()
+    event = EventFactory(game=KEY, name="Three-handed night", target=121)
+    for name in NAMES:
+        EntryFactory(event=event, player__name=name)
+    td = UserFactory(username="td3")
+    event.club.directors.add(td)
+    round_ = services.draw_next_game(event)
+    return event, round_, td
+
+
+def seats_of(table: StoppaTable):
+    return list(table.seats.select_related("entry__player").order_by("position"))
+
+
+def test_the_td_keys_a_table_and_a_mistake_is_a_form_error(client, night):
+    event, round_, td = night
+    client.force_login(td)
+    url = reverse("td-three-game", args=[event.pk, 1])
+    page = client.get(url)
+    assert page.status_code == 200
+    table = round_.stoppa_tables.get(number=1)
+    a, b, c = seats_of(table)
+    assert a.entry.player.name in page.content.decode()
+    wrong = {"table": table.pk, f"score_{a.entry_id}": 121, f"score_{b.entry_id}": 121,
+             f"score_{c.entry_id}": 90}
+    refused = client.post(url, wrong)
+    assert refused.status_code == 400
+    assert "Only one player can reach 121" in refused.content.decode()
+    table.refresh_from_db()
+    assert not table.has_result
+    right = dict(wrong, **{f"score_{b.entry_id}": 100})
+    assert client.post(url, right).status_code == 302
+    table.refresh_from_db()
+    assert table.has_result
+    assert [s.net for s in seats_of(table)] == [121, 100, 90]
+    audit = AuditEntry.objects.get(event=event, action="table_scores")
+    assert audit.new["nets"] == {a.entry.player.name: 121, b.entry.player.name: 100,
+                                 c.entry.player.name: 90}
+
+
+def test_players_report_and_confirm_from_their_links(client, night):
+    event, round_, _td = night
+    table = round_.stoppa_tables.get(number=2)
+    a, b, c = seats_of(table)
+    link = reverse("player-page", args=[result_services.key_for(a.entry).key])
+    page = client.get(link)
+    assert "Send the table's scores" in page.content.decode()
+    bad = {"action": "report_nets", "table": table.pk, f"net-{a.entry_id}": "110",
+           f"net-{b.entry_id}": "100", f"net-{c.entry_id}": "90"}
+    refused = client.post(link, bad)
+    assert refused.status_code == 400
+    assert "Nobody at table 2 reached 121" in refused.content.decode()
+    sent = client.post(link, dict(bad, **{f"net-{a.entry_id}": "121"}))
+    assert sent.status_code == 302
+    sheet = NetSheet.objects.get(table=table, status=NetSheet.Status.OPEN)
+    for other in (b, c):
+        other_link = reverse("player-page", args=[result_services.key_for(other.entry).key])
+        assert "Confirm these scores" in client.get(other_link).content.decode()
+        client.post(other_link, {"action": "confirm_nets", "table": table.pk, "sheet": sheet.pk})
+    table.refresh_from_db()
+    assert table.has_result and [s.net for s in seats_of(table)] == [121, 100, 90]
+
+
+def test_public_pages_exports_and_standings(client, night):
+    event, round_, _td = night
+    for table in round_.stoppa_tables.all():
+        a, b, c = seats_of(table)
+        services_three = __import__("tournaments.threehanded.services", fromlist=["x"])
+        services_three.record_table_scores(
+            event, table=table, scores={a.entry_id: 121, b.entry_id: 95, c.entry_id: 60}
+        )
+    recompute_standings(event.pk)
+    winner = seats_of(round_.stoppa_tables.get(number=1))[0].entry.player.name
+    standings = client.get(reverse("event", args=[event.pk]))
+    assert standings.status_code == 200
+    assert winner in standings.content.decode()
+    seating = client.get(reverse("event-seating", args=[event.pk]))
+    assert seating.status_code == 200 and "Table 2" in seating.content.decode()
+    rows = results_export(event).records()
+    assert {r["place"] for r in rows} == {1, 2, 3}
+    assert {(r["score"], r["game_points"]) for r in rows} == {(121, 2), (95, 1), (60, 0)}
+    assert len(seating_export(event).rows) == 6
+
+
+def test_the_td_api_records_a_tables_scores(night):
+    event, round_, td = night
+    api = APIClient()
+    api.force_authenticate(td)
+    table = round_.stoppa_tables.get(number=1)
+    a, b, c = seats_of(table)
+    url = f"/api/v1/events/{event.pk}/three-handed/results/"
+    body = {"game": 1, "table": 1, "scores": [
+        {"entry": a.entry_id, "score": 121}, {"entry": b.entry_id, "score": 130},
+        {"entry": c.entry_id, "score": 3}]}
+    refused = api.post(url, body, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["code"] == "score_over_target"
+    body["scores"][1]["score"] = 61
+    made = api.post(url, body, format="json")
+    assert made.status_code == 201, made.content
+    assert [s["score"] for s in made.json()["seats"]] == [121, 61, 3]
+    listed = APIClient().get(f"/api/v1/events/{event.pk}/three-handed/games/")
+    assert listed.status_code == 200
+    assert listed.json()[0]["tables"][0]["seats"][0]["score"] == 121
+
+
+def test_another_kinds_event_is_not_found_here(client, night):
+    _event, _round, td = night
+    other = EventFactory(game="cribbage", club=_event.club)
+    client.force_login(td)
+    assert client.get(reverse("td-three-game", args=[other.pk, 1])).status_code == 404
+    assert Event.objects.filter(game=KEY).count() == 1
