@@ -9,12 +9,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.kinds import ResultShape
-
 from core.errors import ServiceError
+from tournaments.kinds import ResultShape
 
 from . import selectors_sheets, services
 
@@ -29,9 +27,7 @@ RECORDED = {
 }
 SENT = {
     ResultShape.TABLE_NETS: gettext_lazy("Thank you: the other players confirm the nets next."),
-    ResultShape.TABLE_SCORES: gettext_lazy(
-        "Thank you: the other players confirm the scores next."
-    ),
+    ResultShape.TABLE_SCORES: gettext_lazy("Thank you: the other players confirm the scores next."),
 }
 
 

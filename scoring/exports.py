@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournaments.limits import MAX_NUMBER
-from tournaments.threehanded.kind import place_points, places
 from tournaments.models import (
     Bracket,
     Event,
@@ -40,6 +39,7 @@ from tournaments.models import (
     StoppaSeat,
     Table,
 )
+from tournaments.threehanded.kind import place_points, places
 
 from .models import Season
 from .seasons import split_members

@@ -108,7 +108,9 @@ def test_a_fifteen_player_three_handed_night(
     for seat in at_first:
         page = phone()
         page.goto(f"/k/{result_services.key_for(seat.entry).key}/")
-        expect(page.locator("#game-card")).to_contain_text(f"Game 1 · table 1 · seat {seat.position}")
+        expect(page.locator("#game-card")).to_contain_text(
+            f"Game 1 · table 1 · seat {seat.position}"
+        )
         phones.append(page)
     checks.a11y(phones[0], "player page (phone): the table's scores to send")
     sender = phones[0]

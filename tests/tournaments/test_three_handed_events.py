@@ -72,10 +72,16 @@ def test_later_games_avoid_repeat_meetings_and_the_draw_reproduces():
     first = services.draw_next_game(event)
     for table in first.stoppa_tables.all():
         members = list(table.seats.values_list("entry_id", flat=True))
-        three.record_table_scores(event, table=table, scores={members[0]: 121, members[1]: 100, members[2]: 95})
+        three.record_table_scores(
+            event, table=table, scores={members[0]: 121, members[1]: 100, members[2]: 95}
+        )
     second = services.draw_next_game(event)
-    met = {frozenset(p) for t in tables_of(first) for p in [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]}
-    again = {frozenset(p) for t in tables_of(second) for p in [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]}
+    met = {
+        frozenset(p) for t in tables_of(first) for p in [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]
+    }
+    again = {
+        frozenset(p) for t in tables_of(second) for p in [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]
+    }
     assert not met & again
     assert second.notes == []
     seating = kinds.get(KEY).seating(second)

@@ -48,8 +48,12 @@ def test_the_td_keys_a_table_and_a_mistake_is_a_form_error(client, night):
     table = round_.stoppa_tables.get(number=1)
     a, b, c = seats_of(table)
     assert a.entry.player.name in page.content.decode()
-    wrong = {"table": table.pk, f"score_{a.entry_id}": 121, f"score_{b.entry_id}": 121,
-             f"score_{c.entry_id}": 90}
+    wrong = {
+        "table": table.pk,
+        f"score_{a.entry_id}": 121,
+        f"score_{b.entry_id}": 121,
+        f"score_{c.entry_id}": 90,
+    }
     refused = client.post(url, wrong)
     assert refused.status_code == 400
     assert "Only one player can reach 121" in refused.content.decode()
@@ -61,8 +65,11 @@ def test_the_td_keys_a_table_and_a_mistake_is_a_form_error(client, night):
     assert table.has_result
     assert [s.net for s in seats_of(table)] == [121, 100, 90]
     audit = AuditEntry.objects.get(event=event, action="table_scores")
-    assert audit.new["nets"] == {a.entry.player.name: 121, b.entry.player.name: 100,
-                                 c.entry.player.name: 90}
+    assert audit.new["nets"] == {
+        a.entry.player.name: 121,
+        b.entry.player.name: 100,
+        c.entry.player.name: 90,
+    }
 
 
 def test_players_report_and_confirm_from_their_links(client, night):
@@ -72,8 +79,13 @@ def test_players_report_and_confirm_from_their_links(client, night):
     link = reverse("player-page", args=[result_services.key_for(a.entry).key])
     page = client.get(link)
     assert "Send the table's scores" in page.content.decode()
-    bad = {"action": "report_nets", "table": table.pk, f"net-{a.entry_id}": "110",
-           f"net-{b.entry_id}": "100", f"net-{c.entry_id}": "90"}
+    bad = {
+        "action": "report_nets",
+        "table": table.pk,
+        f"net-{a.entry_id}": "110",
+        f"net-{b.entry_id}": "100",
+        f"net-{c.entry_id}": "90",
+    }
     refused = client.post(link, bad)
     assert refused.status_code == 400
     assert "Nobody at table 2 reached 121" in refused.content.decode()
@@ -116,9 +128,15 @@ def test_the_td_api_records_a_tables_scores(night):
     table = round_.stoppa_tables.get(number=1)
     a, b, c = seats_of(table)
     url = f"/api/v1/events/{event.pk}/three-handed/results/"
-    body = {"game": 1, "table": 1, "scores": [
-        {"entry": a.entry_id, "score": 121}, {"entry": b.entry_id, "score": 130},
-        {"entry": c.entry_id, "score": 3}]}
+    body = {
+        "game": 1,
+        "table": 1,
+        "scores": [
+            {"entry": a.entry_id, "score": 121},
+            {"entry": b.entry_id, "score": 130},
+            {"entry": c.entry_id, "score": 3},
+        ],
+    }
     refused = api.post(url, body, format="json")
     assert refused.status_code == 400
     assert refused.json()["errors"][0]["code"] == "score_over_target"

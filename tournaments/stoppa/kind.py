@@ -11,10 +11,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
-
+from tournaments.error_codes import TournamentsError
 from tournaments.kinds.base import GameKind, Messages, ResultShape, SeatLine, name_order
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
-from tournaments.error_codes import TournamentsError
 from tournaments.tiebreakers import STOPPA_CHAIN
 
 
@@ -127,7 +126,9 @@ class Stoppa(GameKind):
         if missing:
             return ServiceError(
                 TournamentsError.NET_MISSING,
-                gettext("Enter a chip net for every player of table %(table)s (missing: %(names)s).")
+                gettext(
+                    "Enter a chip net for every player of table %(table)s (missing: %(names)s)."
+                )
                 % {"table": table, "names": ", ".join(missing)},
                 field="nets",
             )

@@ -292,7 +292,9 @@ def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
         )
     kind = row.round.event.game_kind
     error = kind.check_sheet(
-        row.round.event, row.number, [(s.entry.player.name, nets.get(s.entry_id)) for s in seats]
+        row.round.event,
+        row.number or 0,
+        [(s.entry.player.name, nets.get(s.entry_id)) for s in seats],
     )
     if error is not None:
         raise error

@@ -23,7 +23,7 @@ from . import services
 from .kind import THREE_HANDED
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class ThreeHandedSeatSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="entry.player.name")
     score = serializers.IntegerField(
         source="net", allow_null=True, help_text="Final score; null until the table's entry."
@@ -34,27 +34,27 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["position", "entry", "name", "score"]
 
 
-class TableSerializer(serializers.ModelSerializer):
+class ThreeHandedTableSerializer(serializers.ModelSerializer):
     game = serializers.IntegerField(source="round.number")
     number = serializers.IntegerField(help_text="Table number within the game.")
     complete = serializers.BooleanField(source="has_result", help_text="The scores are in.")
-    seats = SeatSerializer(many=True, read_only=True)
+    seats = ThreeHandedSeatSerializer(many=True, read_only=True)
 
     class Meta:
         model = StoppaTable
         fields = ["game", "number", "complete", "note", "seats"]
 
 
-class GameSerializer(serializers.ModelSerializer):
+class ThreeHandedGameSerializer(serializers.ModelSerializer):
     game = serializers.IntegerField(source="number")
-    tables = TableSerializer(many=True, read_only=True, source="stoppa_tables")
+    tables = ThreeHandedTableSerializer(many=True, read_only=True, source="stoppa_tables")
 
     class Meta:
         model = Round
         fields = ["game", "seed", "notes", "tables"]
 
 
-class ScoreInput(serializers.Serializer):
+class ThreeHandedScoreInput(serializers.Serializer):
     entry = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="Entry id of a player at the table."
     )
@@ -63,12 +63,12 @@ class ScoreInput(serializers.Serializer):
     )
 
 
-class ResultInput(serializers.Serializer):
+class ThreeHandedResultInput(serializers.Serializer):
     game = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, help_text="Game number.")
     table = serializers.IntegerField(
         min_value=1, max_value=MAX_NUMBER, help_text="Table number within the game."
     )
-    scores = ScoreInput(many=True, help_text="Every player of the table, once.")
+    scores = ThreeHandedScoreInput(many=True, help_text="Every player of the table, once.")
 
 
 def _three_handed(event):
@@ -80,7 +80,7 @@ def _three_handed(event):
 class ThreeHandedGames(_NotFoundFor404, generics.ListAPIView):
     """The released games of a public three-handed event: tables, seats in order, scores."""
 
-    serializer_class = GameSerializer
+    serializer_class = ThreeHandedGameSerializer
     permission_classes = [permissions.AllowAny]
     pagination_class = None
     queryset = Round.objects.none()  # for the schema; requests use get_queryset
@@ -96,12 +96,12 @@ class ThreeHandedResultCreate(_NotFoundFor404, generics.GenericAPIView):
     """Record (or correct) a table's final scores. Only a TD of the event's club."""
 
     permission_classes = [permissions.IsAuthenticated]
-    serializer_class = ResultInput
+    serializer_class = ThreeHandedResultInput
 
-    @extend_schema(request=ResultInput, responses={201: TableSerializer})
+    @extend_schema(request=ThreeHandedResultInput, responses={201: ThreeHandedTableSerializer})
     def post(self, request: Request, event_id: int) -> Response:
         event = _three_handed(selectors.directed_event(request.user, event_id))
-        data = ResultInput(data=request.data)
+        data = ThreeHandedResultInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         table = StoppaTable.objects.filter(
@@ -123,4 +123,4 @@ class ThreeHandedResultCreate(_NotFoundFor404, generics.GenericAPIView):
             scores[row["entry"]] = row["score"]
         saved = services.record_table_scores(event, table=table, scores=scores, user=request.user)
         saved = selectors.stoppa_tables(saved.round).select_related("round").get(pk=saved.pk)
-        return Response(TableSerializer(saved).data, status=status.HTTP_201_CREATED)
+        return Response(ThreeHandedTableSerializer(saved).data, status=status.HTTP_201_CREATED)

@@ -91,7 +91,9 @@ class ThreeHanded(Stoppa):
         if missing:
             return ServiceError(
                 TournamentsError.SCORE_REQUIRED,
-                gettext("Enter the final score of every player of table %(table)s (missing: %(names)s).")
+                gettext(
+                    "Enter the final score of every player of table %(table)s (missing: %(names)s)."
+                )
                 % {"table": table, "names": ", ".join(missing)},
                 field="nets",
             )

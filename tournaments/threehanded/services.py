@@ -23,7 +23,7 @@ from core.errors import ServiceError
 from tournaments import pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.error_codes import TournamentsError
-from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
+from tournaments.models import Event, Round, StoppaSeat, StoppaTable
 from tournaments.pairing.three_handed import meetings, seat_three_handed
 from tournaments.services._common import UserLike, locked_event
 from tournaments.stoppa import services as tables
@@ -92,7 +92,7 @@ def record_table_scores(
     event: Event,
     *,
     table: StoppaTable | int,
-    scores: Mapping[Entry | int, Any],
+    scores: Mapping[Any, Any],
     game: int | None = None,
     user: UserLike = None,
 ) -> StoppaTable:
