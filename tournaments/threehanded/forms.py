@@ -27,7 +27,6 @@ class TableScoresForm(ServiceForm):
                 if seat.net is not None:
                     initial.setdefault(f"score_{seat.entry_id}", seat.net)
         super().__init__(*args, **kwargs)
-        self.table = table
         self.seat_fields = []
         for seat in table.seats.all() if table is not None else []:
             name = f"score_{seat.entry_id}"
