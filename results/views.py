@@ -294,6 +294,8 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         "event": event,
         "role": role,
         "table_nets": table_nets,
+        # Final scores, not chip nets: the desk's words for the players' sheets.
+        "sheet_scores": kind.result_shape == ResultShape.TABLE_SCORES,
         "sheets": selectors_sheets.open_sheets(event) if table_nets else [],
         "session_tables": selectors_sheets.open_session_tables(event) if table_nets else [],
         "open_tables": selectors.open_tables(event),

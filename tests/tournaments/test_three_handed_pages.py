@@ -155,3 +155,59 @@ def test_another_kinds_event_is_not_found_here(client, night):
     client.force_login(td)
     assert client.get(reverse("td-three-game", args=[other.pk, 1])).status_code == 404
     assert Event.objects.filter(game=KEY).count() == 1
+
+
+def test_the_td_api_draws_releases_and_finishes_a_three_handed_night():
+    cache.clear()
+    event = EventFactory(game=KEY, games_planned=1, target=61)
+    for name in NAMES:
+        EntryFactory(event=event, player__name=name)
+    td = UserFactory(username="td-api")
+    event.club.directors.add(td)
+    api = APIClient()
+    api.force_authenticate(td)
+    drawn = api.post(reverse("api-games", args=[event.pk]), {"draft": True}, format="json")
+    assert drawn.status_code == 201, drawn.content
+    released = api.post(f"/api/v1/events/{event.pk}/games/1/release/", {}, format="json")
+    assert released.status_code == 200, released.content
+    games = api.get(f"/api/v1/events/{event.pk}/three-handed/games/").json()
+    assert [len(t["seats"]) for t in games[0]["tables"]] == [3, 3]
+    for table in games[0]["tables"]:
+        scores = [
+            {"entry": s["entry"], "score": v}
+            for s, v in zip(table["seats"], [61, 45, 20], strict=True)
+        ]
+        body = {"game": 1, "table": table["number"], "scores": scores}
+        made = api.post(f"/api/v1/events/{event.pk}/three-handed/results/", body, format="json")
+        assert made.status_code == 201, made.content
+    finished = api.post(f"/api/v1/events/{event.pk}/finish/", {}, format="json")
+    assert finished.status_code == 200, finished.content
+    recompute_standings(event.pk)
+    rows = api.get(reverse("api-standings", args=[event.pk])).json()["results"]
+    assert sorted(r["game_points"] for r in rows) == [0, 0, 1, 1, 2, 2]
+
+
+def test_the_desk_projector_and_board_speak_of_scores(client, night):
+    event, round_, td = night
+    table = round_.stoppa_tables.get(number=1)
+    a, b, c = seats_of(table)
+    key = result_services.key_for(a.entry).key
+    client.post(
+        reverse("player-page", args=[key]),
+        {
+            "action": "report_nets",
+            "table": table.pk,
+            f"net-{a.entry_id}": "121",
+            f"net-{b.entry_id}": "99",
+            f"net-{c.entry_id}": "98",
+        },
+    )
+    client.force_login(td)
+    desk = client.get(f"/td/events/{event.pk}/results/").content.decode()
+    assert "Scores waiting for the players" in desk and "Nets waiting" not in desk
+    assert a.entry.player.name in desk
+    projector = client.get(reverse("event-projector", args=[event.pk]))
+    assert projector.status_code == 200
+    board = client.get(reverse("event-projector-seating", args=[event.pk]))
+    assert board.status_code == 200
+    assert a.entry.player.name in board.content.decode()
