@@ -211,3 +211,27 @@ def test_the_desk_projector_and_board_speak_of_scores(client, night):
     board = client.get(reverse("event-projector-seating", args=[event.pk]))
     assert board.status_code == 200
     assert a.entry.player.name in board.content.decode()
+
+
+def test_the_td_creates_a_three_handed_night_and_sets_its_place_points(td_client, td_user):
+    from tests.factories import ClubFactory
+    from tests.tournaments.test_club_pages import wizard_data
+
+    club = ClubFactory()
+    club.directors.add(td_user)
+    url = reverse("td-event-new", args=[club.pk])
+    assert "Three-handed cribbage" in td_client.get(url).content.decode()
+    created = td_client.post(url, wizard_data(game=KEY, chain_game=KEY, target="61"))
+    assert created.status_code == 302, created.content.decode()[:2000]
+    event = Event.objects.get(club=club)
+    assert event.game == KEY and event.target == 61
+    assert event.ranking_chain == ("game_points", "games_won", "spread")
+    page = td_client.get(reverse("td-event", args=[event.pk])).content.decode()
+    assert "Place points" in page and "Start: draw game 1" in page
+    points = reverse("td-place-points", args=[event.pk])
+    td_client.post(points, {"points_first": "1", "points_second": "2", "points_third": "0"})
+    event.refresh_from_db()
+    assert (event.points_first, event.points_second) == (2, 1)  # refused: worse beats better
+    td_client.post(points, {"points_first": "3", "points_second": "1", "points_third": "0"})
+    event.refresh_from_db()
+    assert (event.points_first, event.points_second, event.points_third) == (3, 1, 0)
