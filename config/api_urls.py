@@ -111,6 +111,11 @@ urlpatterns += [
         tournaments_api_three.ThreeHandedResultCreate.as_view(),
         name="api-three-handed-results",
     ),
+    path(
+        "events/<int:event_id>/three-handed/place-points/",
+        tournaments_api_three.ThreeHandedPlacePointsView.as_view(),
+        name="api-three-handed-place-points",
+    ),
 ]
 
 # Data out: an event's exports (?format=csv|json).

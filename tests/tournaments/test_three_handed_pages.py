@@ -180,11 +180,20 @@ def test_the_td_api_draws_releases_and_finishes_a_three_handed_night():
         body = {"game": 1, "table": table["number"], "scores": scores}
         made = api.post(f"/api/v1/events/{event.pk}/three-handed/results/", body, format="json")
         assert made.status_code == 201, made.content
+    points = f"/api/v1/events/{event.pk}/three-handed/place-points/"
+    bad = api.put(points, {"points_first": 1, "points_second": 2, "points_third": 0}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["code"] == "bad_format"
+    assert APIClient().put(points, {}, format="json").status_code in (401, 403)
+    set_ = api.put(
+        points, {"points_first": 3, "points_second": 1, "points_third": 0}, format="json"
+    )
+    assert set_.status_code == 200 and set_.json()["points_first"] == 3
+    assert APIClient().get(points).json() == set_.json()
     finished = api.post(f"/api/v1/events/{event.pk}/finish/", {}, format="json")
     assert finished.status_code == 200, finished.content
     recompute_standings(event.pk)
     rows = api.get(reverse("api-standings", args=[event.pk])).json()["results"]
-    assert sorted(r["game_points"] for r in rows) == [0, 0, 1, 1, 2, 2]
+    assert sorted(r["game_points"] for r in rows) == [0, 0, 1, 1, 3, 3]
 
 
 def test_the_desk_projector_and_board_speak_of_scores(client, night):

@@ -124,3 +124,57 @@ class ThreeHandedResultCreate(_NotFoundFor404, generics.GenericAPIView):
         saved = services.record_table_scores(event, table=table, scores=scores, user=request.user)
         saved = selectors.stoppa_tables(saved.round).select_related("round").get(pk=saved.pk)
         return Response(ThreeHandedTableSerializer(saved).data, status=status.HTTP_201_CREATED)
+
+
+class ThreeHandedPlacePoints(serializers.Serializer):
+    points_first = serializers.IntegerField(
+        min_value=0, max_value=services.MAX_PLACE_POINTS, help_text="The winner of a table."
+    )
+    points_second = serializers.IntegerField(
+        min_value=0,
+        max_value=services.MAX_PLACE_POINTS,
+        help_text="Second at a table of three (two tied on second both get them).",
+    )
+    points_third = serializers.IntegerField(
+        min_value=0,
+        max_value=services.MAX_PLACE_POINTS,
+        help_text="Last place: third at a table of three, second at a table of two.",
+    )
+
+
+class ThreeHandedPlacePointsView(_NotFoundFor404, generics.GenericAPIView):
+    """The event's match points for each place at a table: read (anyone, a public event) or
+    set (PUT, a TD of the event's club; the standings follow)."""
+
+    serializer_class = ThreeHandedPlacePoints
+
+    def get_permissions(self):
+        if self.request.method == "GET":
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    @staticmethod
+    def _points(event) -> dict:
+        return {
+            "points_first": event.points_first,
+            "points_second": event.points_second,
+            "points_third": event.points_third,
+        }
+
+    @extend_schema(responses={200: ThreeHandedPlacePoints})
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(self._points(_three_handed(selectors.public_event(event_id))))
+
+    @extend_schema(request=ThreeHandedPlacePoints, responses={200: ThreeHandedPlacePoints})
+    def put(self, request: Request, event_id: int) -> Response:
+        event = _three_handed(selectors.directed_event(request.user, event_id))
+        data = ThreeHandedPlacePoints(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        event = services.set_place_points(
+            event,
+            first=values["points_first"],
+            second=values["points_second"],
+            third=values["points_third"],
+        )
+        return Response(self._points(event))
