@@ -90,3 +90,18 @@ def test_a_player_listed_twice_is_refused():
     with pytest.raises(PairingError) as caught:
         seat_three_handed([1, 2, 2], seed=1)
     assert caught.value.code == "duplicate_player"
+
+
+def test_forbidden_pairs_sit_at_different_tables():
+    forbidden = [(1, 2), (1, 3), (2, 3), (4, 5)]
+    for seed in range(10):
+        seating = seat_three_handed(list(range(1, 10)), seed=seed, forbidden=forbidden)
+        for table in seating.tables:
+            for a, b in forbidden:
+                assert not {a, b} <= set(table)
+
+
+def test_forbidden_pairs_that_cannot_be_kept_apart_are_refused():
+    with pytest.raises(PairingError) as caught:
+        seat_three_handed([1, 2, 3], seed=1, forbidden=[(1, 2)])
+    assert caught.value.code == "forbidden_pairs"

@@ -9,17 +9,19 @@ always give the same seating.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 from .errors import PairingError
-from .qualifying import PairKey, pair_key
+from .qualifying import PairKey, forbidden_pairs, pair_key
 
 Player = Hashable
 
 # How many shuffled starts the search climbs from; the best end wins (ties: the first).
 RESTARTS = 80
+# What a forbidden pair at one table costs: more than any number of repeat meetings.
+FORBIDDEN_COST = 1_000_000
 
 
 def table_sizes(players: int) -> list[int]:
@@ -53,22 +55,28 @@ class ThreeHandedSeating:
         return sum(1 for _a, _b, _n in self.repeats)
 
 
-def _table_cost(members: Sequence[Player], met: Mapping[PairKey, int]) -> int:
+def _table_cost(
+    members: Sequence[Player], met: Mapping[PairKey, int], forbidden: frozenset[PairKey]
+) -> int:
     # Squared: a third meeting costs more than two pairs meeting a second time each.
-    return sum(met.get(pair_key(a, b), 0) ** 2 for a, b in combinations(members, 2))
+    return sum(
+        FORBIDDEN_COST if pair_key(a, b) in forbidden else met.get(pair_key(a, b), 0) ** 2
+        for a, b in combinations(members, 2)
+    )
 
 
 def _climb(
     tables: list[list[Player]],
     met: Mapping[PairKey, int],
     small: Mapping[Player, int],
+    forbidden: frozenset[PairKey],
 ) -> int:
     """Swap players between tables while a swap lowers the cost; returns the final cost."""
 
     def cost_of(i: int) -> int:
         members = tables[i]
         extra = sum(small.get(p, 0) for p in members) if len(members) == 2 else 0
-        return _table_cost(members, met) * 4 + extra
+        return _table_cost(members, met, forbidden) * 4 + extra
 
     costs = [cost_of(i) for i in range(len(tables))]
     improved = True
@@ -94,17 +102,21 @@ def seat_three_handed(
     seed: int,
     met: Mapping[PairKey, int] | None = None,
     small_tables: Mapping[Player, int] | None = None,
+    forbidden: Iterable[Iterable[Player]] | None = None,
 ) -> ThreeHandedSeating:
-    """Seat ``players`` at tables of three (and two, see :func:`table_sizes`), minimising the
-    pairs who already sat together (``met``: pair key -> times), then giving the tables of two
-    to players who had them least (``small_tables``: player -> times at a table of two).
+    """Seat ``players`` at tables of three (and two, see :func:`table_sizes`), keeping the
+    ``forbidden`` pairs apart, minimising the pairs who already sat together (``met``: pair
+    key -> times), then giving the tables of two to players who had them least
+    (``small_tables``: player -> times at a table of two).
 
     The search shuffles the field by ``seed`` and improves by swapping players between tables,
     from :data:`RESTARTS` starts; the cheapest end is kept, so the result reproduces from the
-    seed. Raises :class:`PairingError` (``too_few_players``, ``duplicate_player``).
+    seed. Raises :class:`PairingError` (``too_few_players``, ``duplicate_player``, and
+    ``forbidden_pairs`` when no seating keeps every forbidden pair apart).
     """
     met = met or {}
     small = small_tables or {}
+    apart = forbidden_pairs(forbidden)
     if len(set(players)) != len(players):
         raise PairingError("duplicate_player", "A player is listed twice.")
     sizes = table_sizes(len(players))
@@ -119,12 +131,16 @@ def seat_three_handed(
         for size in sizes:
             tables.append(field[at : at + size])
             at += size
-        cost = _climb(tables, met, small)
+        cost = _climb(tables, met, small, apart)
         if best is None or cost < best_cost:
             best, best_cost = [list(t) for t in tables], cost
         if cost == 0:
             break
     assert best is not None
+    if best_cost >= FORBIDDEN_COST:
+        raise PairingError(
+            "forbidden_pairs", "No seating keeps every forbidden pair at different tables."
+        )
     repeats = tuple(
         (a, b, met[pair_key(a, b)])
         for table in best

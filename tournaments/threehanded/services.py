@@ -58,15 +58,22 @@ def history(event: Event) -> tuple[dict, Counter]:
 
 def draw_game(event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
     """Seat game ``number``: tables of three (two where the field does not divide), the
-    fewest pairs who already sat together (``tournaments.pairing.three_handed``), from the
-    game's seed (``seed``: a new one for a game drawn again)."""
+    event's forbidden pairs apart, the fewest pairs who already sat together
+    (``tournaments.pairing.three_handed``), from the game's seed (``seed``: a new one for a
+    game drawn again)."""
     _require(event)
     active = bridge.active_entries(event)
     bridge.require_field(active, 2, THREE_HANDED.messages)
     met, small = history(event)
     seed = bridge.round_seed(event, number) if seed is None else seed
     try:
-        drawn = seat_three_handed([e.pk for e in active], seed=seed, met=met, small_tables=small)
+        drawn = seat_three_handed(
+            [e.pk for e in active],
+            seed=seed,
+            met=met,
+            small_tables=small,
+            forbidden=bridge.forbidden_for(event),
+        )
     except pairing.PairingError as exc:
         raise bridge.service_error(exc) from None
     names = bridge.names_of(event)
