@@ -16,6 +16,7 @@ from scoring.services import recompute_standings
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments import services
 from tournaments.models import AuditEntry, Event, StoppaTable
+from tournaments.threehanded import services as services_three
 from tournaments.threehanded.kind import KEY
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +105,6 @@ def test_public_pages_exports_and_standings(client, night):
     event, round_, _td = night
     for table in round_.stoppa_tables.all():
         a, b, c = seats_of(table)
-        services_three = __import__("tournaments.threehanded.services", fromlist=["x"])
         services_three.record_table_scores(
             event, table=table, scores={a.entry_id: 121, b.entry_id: 95, c.entry_id: 60}
         )
@@ -244,3 +244,25 @@ def test_the_td_creates_a_three_handed_night_and_sets_its_place_points(td_client
     td_client.post(points, {"points_first": "3", "points_second": "1", "points_third": "0"})
     event.refresh_from_db()
     assert (event.points_first, event.points_second, event.points_third) == (3, 1, 0)
+
+
+def test_the_td_downloads_the_nights_csv_with_accented_names(client, night):
+    event, round_, td = night
+    for table in round_.stoppa_tables.all():
+        a, b, c = seats_of(table)
+        services_three.record_table_scores(
+            event, table=table, scores={a.entry_id: 121, b.entry_id: 95, c.entry_id: 95}
+        )
+    recompute_standings(event.pk)
+    client.force_login(td)
+    for what in ("standings", "results", "seating"):
+        url = reverse("td-event-export", args=[event.pk, what, "csv"])
+        response = client.get(url)
+        assert response.status_code == 200, what
+        body = response.content.decode("utf-8-sig")
+        assert "Ștefan" in body and "Łucja" in body and "Niccolò" in body, what
+    results = client.get(reverse("td-event-export", args=[event.pk, "results", "csv"]))
+    lines = results.content.decode("utf-8-sig").splitlines()
+    assert lines[0].split(",")[-3:] == ["Score", "Place", "Game points"]
+    # The two players tied on 95 share second place and its point.
+    assert sum(line.endswith(",95,2,1") for line in lines) == 4
