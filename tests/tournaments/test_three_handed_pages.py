@@ -266,3 +266,28 @@ def test_the_td_downloads_the_nights_csv_with_accented_names(client, night):
     assert lines[0].split(",")[-3:] == ["Score", "Place", "Game points"]
     # The two players tied on 95 share second place and its point.
     assert sum(line.endswith(",95,2,1") for line in lines) == 4
+
+
+def test_score_cards_and_the_pdf_set_of_a_three_handed_night(
+    client, night, django_capture_on_commit_callbacks
+):
+    from results import printables
+    from results.models import PrintJob
+
+    event, round_, td = night
+    table = round_.stoppa_tables.get(number=1)
+    a, b, c = seats_of(table)
+    services_three.record_table_scores(
+        event, table=table, scores={a.entry_id: 121, b.entry_id: 100, c.entry_id: 77}
+    )
+    cards = {card["entry"].pk: card for card in printables.score_cards(event, "http://x/")}
+    first = cards[c.entry_id]["rows"][0]
+    assert (first["game"], first["table"], first["seat"], first["score"]) == (1, 1, 3, 77)
+    assert len(printables.table_cards(event, "http://x/")) == 2
+    client.force_login(td)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("results-print", args=[event.pk]))
+    assert response.status_code == 302
+    job = PrintJob.objects.get(event=event)
+    assert (job.status, job.total) == ("done", 6 + 2)
+    assert bytes(job.pdf).startswith(b"%PDF")
