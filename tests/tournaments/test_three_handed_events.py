@@ -186,3 +186,17 @@ def test_place_points_are_the_events_setting(seated):
     with pytest.raises(ServiceError) as caught:
         three.set_place_points(event, first=1, second=2, third=0)
     assert caught.value.code == "bad_format"
+
+
+def test_stoppas_own_tools_refuse_a_three_handed_event(seated):
+    from tournaments.stoppa import services as services_stoppa
+
+    event, round_, _e = seated
+    with pytest.raises(ServiceError) as caught:
+        services_stoppa.set_table_sizes(event, table_size=4, min_table_size=3)
+    assert caught.value.code == "not_stoppa"
+    with pytest.raises(ServiceError) as caught:
+        services_stoppa.record_session_deals(
+            event, table=round_.stoppa_tables.get(number=1), deals=[{}]
+        )
+    assert caught.value.code == "not_stoppa"

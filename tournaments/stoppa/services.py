@@ -40,9 +40,10 @@ from tournaments.stoppa.kind import STOPPA
 METHOD = "stoppa"
 
 
-def _require_stoppa(event: Event) -> None:
-    """Refuse an event whose tables are not of several seats (Stoppa, three-handed)."""
-    if not event.game_kind.group_tables:
+def _require_stoppa(event: Event, *, only: bool = False) -> None:
+    """Refuse an event whose tables are not of several seats (Stoppa, three-handed
+    cribbage), or (``only``: chip sizes, deal records) not Stoppa's own."""
+    if not (STOPPA.owns(event) if only else event.game_kind.group_tables):
         raise ServiceError(TournamentsError.NOT_STOPPA, _("This is not a Stoppa event."))
 
 
@@ -173,7 +174,7 @@ def _write_tables(
 def set_table_sizes(event: Event, *, table_size: int, min_table_size: int) -> Event:
     """Set the largest and the smallest Stoppa table (3 to 6 players), for the next draw."""
     event = locked_event(event)
-    _require_stoppa(event)
+    _require_stoppa(event, only=True)
     if not 3 <= min_table_size <= table_size <= 6:
         raise ServiceError(
             TournamentsError.BAD_TABLE_SIZE,
@@ -513,7 +514,7 @@ def record_session_deals(
     ``verify_deal``, the nets summed per player (they sum to zero by construction, and are
     checked again), and the records kept with the result."""
     event = locked_event(event)
-    _require_stoppa(event)
+    _require_stoppa(event, only=True)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     row = _locked_table(event, table, session)
