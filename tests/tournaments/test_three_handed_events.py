@@ -136,6 +136,12 @@ def test_a_table_of_the_short_game_checks_against_61():
     assert caught.value.code == "score_over_target"
     three.record_table_scores(event, table=table, scores={a: 61, b: 50, c: 30})
     assert AuditEntry.objects.filter(event=event, action="table_scores").count() == 1
+    recompute_standings(event.pk)
+    rows = {r.entry_id: r for r in standings_for_event(event.pk)}
+    # 30 is the skunk line of a game to 61: the last player is skunked, the winner's skunk.
+    assert (rows[a].skunks_won, rows[a].spread, rows[a].game_points) == (1, 11 + 31, 2)
+    assert (rows[c].skunks_suffered, rows[c].spread) == (1, -31)
+    assert (rows[b].skunks_suffered, rows[b].game_points) == (0, 1)
 
 
 def test_standings_lines_from_places_points_spread_and_skunks(seated):

@@ -89,7 +89,7 @@ def td_place_points(request: HttpRequest, event_id: int) -> HttpResponse:
     form = PlacePointsForm(request.POST)
     if form.save(event) is None:
         for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
-            messages.error(request, error)
+            messages.error(request, str(error))
     else:
         messages.success(request, _("Place points saved: the standings follow."))
     return redirect("td-event", event_id=event.pk)
