@@ -7,6 +7,7 @@ from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments import api_td
 from tournaments.stoppa import api as tournaments_api_stoppa
+from tournaments.threehanded import api as tournaments_api_three
 from treasury import api as treasury_api
 
 urlpatterns = [
@@ -99,6 +100,21 @@ urlpatterns += [
         "events/<int:event_id>/stoppa/results/",
         tournaments_api_stoppa.StoppaResultCreate.as_view(),
         name="api-stoppa-results",
+    ),
+    path(
+        "events/<int:event_id>/three-handed/games/",
+        tournaments_api_three.ThreeHandedGames.as_view(),
+        name="api-three-handed-games",
+    ),
+    path(
+        "events/<int:event_id>/three-handed/results/",
+        tournaments_api_three.ThreeHandedResultCreate.as_view(),
+        name="api-three-handed-results",
+    ),
+    path(
+        "events/<int:event_id>/three-handed/place-points/",
+        tournaments_api_three.ThreeHandedPlacePointsView.as_view(),
+        name="api-three-handed-place-points",
     ),
 ]
 

@@ -1,4 +1,5 @@
-"""REST API of a table's nets from the table (a kind with ``ResultShape.TABLE_NETS``: Stoppa).
+"""REST API of a table's numbers from the table (``ResultShape.TABLE_NETS``: Stoppa's nets;
+``ResultShape.TABLE_SCORES``: three-handed cribbage's final scores, in the same ``nets`` field).
 
 A player sends the table's nets with their key (``POST /api/v1/results/nets``); every other
 player of the table confirms that sheet, naming it (``POST /api/v1/results/nets/confirm``).

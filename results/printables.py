@@ -114,11 +114,44 @@ def _session_rows(event, entries):
     return rows_of
 
 
+def _score_rows(event, entries):
+    """Tables of several with final scores (three-handed): per game the table, the seat and
+    the score; blank where the game is still to come or its scores are not in."""
+    seats = StoppaSeat.objects.filter(
+        round__event=event, round__status=Round.Status.RELEASED
+    ).values_list("entry_id", "round__number", "table__number", "position", "net")
+    by_entry: dict[int, dict[int, tuple]] = {}
+    for entry_id, number, table, position, score in seats:
+        by_entry.setdefault(entry_id, {})[number] = (table, position, score)
+    games = max([event.games_planned, *(n for s in by_entry.values() for n in s)])
+
+    def rows_of(entry) -> list[dict]:
+        rows = []
+        for number in range(1, games + 1):
+            table, position, score = by_entry.get(entry.pk, {}).get(number, ("", "", None))
+            rows.append(
+                {
+                    "game": number,
+                    "table": table or "",
+                    "seat": position,
+                    "score": "" if score is None else score,
+                }
+            )
+        return rows
+
+    return rows_of
+
+
 # How a score card's rows are built, and the page that prints them, per result shape.
-CARD_ROWS = {ResultShape.WINNER_SCORE: _game_rows, ResultShape.TABLE_NETS: _session_rows}
+CARD_ROWS = {
+    ResultShape.WINNER_SCORE: _game_rows,
+    ResultShape.TABLE_NETS: _session_rows,
+    ResultShape.TABLE_SCORES: _score_rows,
+}
 CARD_PAGES = {
     ResultShape.WINNER_SCORE: "results/print_score_cards.html",
     ResultShape.TABLE_NETS: "results/print_session_cards.html",
+    ResultShape.TABLE_SCORES: "results/print_three_cards.html",
 }
 
 
@@ -172,6 +205,7 @@ def _session_table_cards(event, latest: Round, base_url: str) -> list[dict]:
 TABLE_CARDS = {
     ResultShape.WINNER_SCORE: _two_seat_cards,
     ResultShape.TABLE_NETS: _session_table_cards,
+    ResultShape.TABLE_SCORES: _session_table_cards,
 }
 
 

@@ -35,7 +35,10 @@ def _entry_or_404(key: str):
 
 
 # The private page of a kind whose results are not a winner and a score, by result shape.
-PLAYER_PAGES = {ResultShape.TABLE_NETS: views_sheets.player_page}
+PLAYER_PAGES = {
+    ResultShape.TABLE_NETS: views_sheets.player_page,
+    ResultShape.TABLE_SCORES: views_sheets.player_page,
+}
 
 
 @never_cache  # a private page that changes with every report: never from a cache
@@ -297,11 +300,13 @@ def _desk_context(event, role: str, *, form=None, report=None) -> dict:
         by_entry = services.keys_for(entries)
         keys = [(e, by_entry[e.pk]) for e in entries]
     kind = event.game_kind
-    table_nets = kind.result_shape == ResultShape.TABLE_NETS
+    table_nets = kind.group_tables  # tables of several: the players' sheets
     return {
         "event": event,
         "role": role,
         "table_nets": table_nets,
+        # Final scores, not chip nets: the desk's words for the players' sheets.
+        "sheet_scores": kind.result_shape == ResultShape.TABLE_SCORES,
         "sheets": selectors_sheets.open_sheets(event) if table_nets else [],
         "session_tables": selectors_sheets.open_session_tables(event) if table_nets else [],
         "open_tables": selectors.open_tables(event),

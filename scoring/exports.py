@@ -39,6 +39,7 @@ from tournaments.models import (
     StoppaSeat,
     Table,
 )
+from tournaments.threehanded.kind import place_points, places
 
 from .models import Season
 from .seasons import split_members
@@ -334,15 +335,65 @@ def _stoppa_results(event: Event, released_only: bool) -> Export:
     return Export("", columns, rows)
 
 
+def _three_handed_seating(event: Event, game: int | None, released_only: bool) -> Export:
+    export = _stoppa_seating(event, game, released_only)
+    # The same rows as Stoppa's tables of several, in the game's own words.
+    columns = [("game", _("Game")), *export.columns[1:]]
+    return Export(export.name, columns, export.rows)
+
+
+def _three_handed_results(event: Event, released_only: bool) -> Export:
+    """Every player of every table with a result: the final score, the place (a tie shares
+    the better place) and the game points of that place (the event's place points)."""
+    seats = list(
+        StoppaSeat.objects.filter(
+            round__in=_rounds(event, released_only), table__entered_at__isnull=False
+        )
+        .select_related("round", "table", "entry__player")
+        .order_by("round__number", "table__number", "position")
+    )
+    by_table: dict[int, list[StoppaSeat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    columns = [
+        ("game", _("Game")),
+        ("table", _("Table")),
+        ("seat", _("Seat")),
+        ("name", _("Name")),
+        ("score", _("Score")),
+        ("place", _("Place")),
+        ("game_points", _("Game points")),
+    ]
+    rows = []
+    for members in by_table.values():
+        scores = [s.net or 0 for s in members]
+        for seat, place in zip(members, places(scores), strict=True):
+            points = place_points(event, place, len(members))
+            rows.append(
+                [
+                    seat.round.number,
+                    seat.table.number,
+                    seat.position,
+                    seat.entry.player.name,
+                    seat.net,
+                    place,
+                    points,
+                ]
+            )
+    return Export("", columns, rows)
+
+
 # What a seating and a result row are, per game kind (the registry's key); a kind added later
 # registers its own or its exports answer 404.
 SEATING_ROWS: dict[str, Callable[[Event, int | None, bool], Export]] = {
     "cribbage": _two_player_seating,
     "stoppa": _stoppa_seating,
+    "cribbage3": _three_handed_seating,
 }
 RESULT_ROWS: dict[str, Callable[[Event, bool], Export]] = {
     "cribbage": _two_player_results,
     "stoppa": _stoppa_results,
+    "cribbage3": _three_handed_results,
 }
 
 

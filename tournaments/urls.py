@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import views, views_club, views_game
 from .stoppa import views as views_stoppa
+from .threehanded import views as views_three
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -78,6 +79,16 @@ urlpatterns = [
         "td/events/<int:event_id>/sessions/<int:number>/",
         views_stoppa.td_session,
         name="td-session",
+    ),
+    path(
+        "td/events/<int:event_id>/three-handed/<int:number>/",
+        views_three.td_game,
+        name="td-three-game",
+    ),
+    path(
+        "td/events/<int:event_id>/place-points/",
+        views_three.td_place_points,
+        name="td-place-points",
     ),
     path(
         "td/events/<int:event_id>/stoppa-tables/",

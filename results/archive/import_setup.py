@@ -156,4 +156,6 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
         tiebreakers=chain,
         table_size=data["table_size"],
         min_table_size=data["min_table_size"],
+        # Place points only where the archive has them: otherwise the model's defaults.
+        **{f: data[f] for f in ("points_first", "points_second", "points_third") if f in data},
     )

@@ -103,6 +103,10 @@ def archive_schema() -> dict:
             "tiebreakers": {"title": "list", "type": ["array", "null"]},
             "table_size": _int(3, 6),
             "min_table_size": _int(3, 6),
+            # Three-handed cribbage's place points (archives made before them have none).
+            "points_first": _int(0, 20),
+            "points_second": _int(0, 20),
+            "points_third": _int(0, 20),
         },
         (
             "name",

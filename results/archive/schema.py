@@ -47,6 +47,9 @@ EVENT_FIELDS = (
     "tiebreakers",
     "table_size",
     "min_table_size",
+    "points_first",
+    "points_second",
+    "points_third",
 )
 MATCH_FIELDS = (
     "code",

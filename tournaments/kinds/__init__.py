@@ -22,10 +22,11 @@ def _load_builtins() -> None:
     if not _builtins_loaded:
         _builtins_loaded = True
         from tournaments.stoppa.kind import STOPPA
+        from tournaments.threehanded.kind import THREE_HANDED
 
         from .cribbage import CRIBBAGE
 
-        for kind in (CRIBBAGE, STOPPA):
+        for kind in (CRIBBAGE, STOPPA, THREE_HANDED):
             _REGISTRY.setdefault(kind.key, kind)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
+    from core.errors import ServiceError
     from tournaments.models import Event, Round
 
 
@@ -46,6 +47,8 @@ class ResultShape(models.TextChoices):
     WINNER_SCORE = "winner_score", _("Winner and loser's score")
     # 3 or more seats: each player's net for the round, summing to zero (Stoppa).
     TABLE_NETS = "table_nets", _("Every player's net, summing to zero")
+    # 2 or 3 seats: each player's final score, one at the target (three-handed cribbage).
+    TABLE_SCORES = "table_scores", _("Every player's final score, the winner's at the target")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,11 @@ class GameKind:
     # (Rule 12.2) and the hand records (deal by deal, reviewed for missed discard points).
     paper_import: ClassVar[bool] = False
     hand_records: ClassVar[bool] = False
+    # Tables of several seats, one number per player (``StoppaTable``/``StoppaSeat``): the
+    # players' sheet (report, confirm) and the TD's table entry; ``check_sheet`` says which
+    # numbers a table may have, ``sheet_action`` names the audit row of a table's entry.
+    group_tables: ClassVar[bool] = False
+    sheet_action: ClassVar[str] = ""
     # Event settings that mean nothing for this kind: the TD's forms do not show them.
     unused_settings: ClassVar[frozenset[str]] = frozenset()
     # URL name of the TD's page of one round (kwargs event_id, number).
@@ -284,6 +292,15 @@ class GameKind:
         """Per round numbered above ``after``, in order: (number, tables, tables with a
         result, latest result time)."""
         raise NotImplementedError
+
+    def check_sheet(
+        self, event: Event, table: int, values: Sequence[tuple[str, int | None]]
+    ) -> ServiceError | None:
+        """Why the numbers of table ``table`` (each player's name and number, in seat order;
+        None: not given) cannot be its result, or None when they can (kinds with
+        ``group_tables``). The results app and the TD's page call this without knowing the
+        game."""
+        return None
 
     def validate_chain(self, keys: Iterable[str]) -> tuple[str, ...]:
         """The chain checked against the tiebreakers this kind allows (``ValueError``)."""

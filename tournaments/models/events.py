@@ -186,6 +186,31 @@ class Event(models.Model):
         default=3,
         help_text=_("Stoppa: smaller tables absorb a field that does not divide evenly."),
     )
+    # Three-handed cribbage: the match points of each place at a table. A tie on a lower
+    # place shares the better place: both players get its points (never an average, so the
+    # points stay whole). A table of two (a field that does not divide by three) has a first
+    # and a last: the loser takes the last place's points.
+    points_first = models.PositiveSmallIntegerField(
+        _("points for first"),
+        default=2,
+        help_text=_("Three-handed: match points of the winner of a table (at the target)."),
+    )
+    points_second = models.PositiveSmallIntegerField(
+        _("points for second"),
+        default=1,
+        help_text=_(
+            "Three-handed: match points of second place at a table of three; two players "
+            "tied on second both get them."
+        ),
+    )
+    points_third = models.PositiveSmallIntegerField(
+        _("points for last"),
+        default=0,
+        help_text=_(
+            "Three-handed: match points of last place (third at a table of three, second at "
+            "a table of two)."
+        ),
+    )
 
     class Meta:
         ordering = ["-date", "name"]

@@ -454,6 +454,9 @@ CLONED_SETTINGS = (
     "qualifiers",
     "table_size",
     "min_table_size",
+    "points_first",
+    "points_second",
+    "points_third",
     "counts_for_season",
     "standings_published",
 )

@@ -3,12 +3,15 @@ player's chip net, summing to zero. Ranked by chips, sessions won and the best s
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import ServiceError
+from tournaments.error_codes import TournamentsError
 from tournaments.kinds.base import CrossCell, GameKind, Messages, ResultShape, SeatLine, name_order
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.tiebreakers import STOPPA_CHAIN
@@ -37,6 +40,8 @@ class Stoppa(GameKind):
     # The players of a table report its nets as one sheet that every one of them confirms
     # (or the TD enters it): no W/L paper cards, no cribbage hand records.
     result_shape = ResultShape.TABLE_NETS
+    group_tables = True
+    sheet_action = "stoppa_nets"
     # Chips decide a Stoppa table: no target, muggins, match points, pairing of two, or
     # confirmation policy (every player confirms the table's sheet, or the TD enters it).
     unused_settings = frozenset(
@@ -160,6 +165,33 @@ class Stoppa(GameKind):
                 round=round_, table__number__isnull=False, table__entered_at__isnull=True
             ).values_list("entry_id", flat=True)
         )
+
+    def check_sheet(
+        self, event: Event, table: int, values: Sequence[tuple[str, int | None]]
+    ) -> ServiceError | None:
+        """Every player's chip net, summing to zero (``net_missing``, ``nets_not_zero``)."""
+        missing = [name for name, value in values if value is None]
+        if missing:
+            return ServiceError(
+                TournamentsError.NET_MISSING,
+                gettext(
+                    "Enter a chip net for every player of table %(table)s (missing: %(names)s)."
+                )
+                % {"table": table, "names": ", ".join(missing)},
+                field="nets",
+            )
+        total = sum(value or 0 for _name, value in values)
+        if total != 0:
+            return ServiceError(
+                TournamentsError.NETS_NOT_ZERO,
+                gettext(
+                    "The nets of table %(table)s sum to %(total)+d, not 0: every chip one "
+                    "player wins another loses. Check the numbers and enter them again."
+                )
+                % {"table": table, "total": total},
+                field="nets",
+            )
+        return None
 
     def lines_sql(self) -> str:
         """Every entry's Stoppa totals over sessions %(after)s+1..%(n)s of event %(event)s.

@@ -40,8 +40,10 @@ from tournaments.stoppa.kind import STOPPA
 METHOD = "stoppa"
 
 
-def _require_stoppa(event: Event) -> None:
-    if not STOPPA.owns(event):
+def _require_stoppa(event: Event, *, only: bool = False) -> None:
+    """Refuse an event whose tables are not of several seats (Stoppa, three-handed
+    cribbage), or (``only``: chip sizes, deal records) not Stoppa's own."""
+    if not (STOPPA.owns(event) if only else event.game_kind.group_tables):
         raise ServiceError(TournamentsError.NOT_STOPPA, _("This is not a Stoppa event."))
 
 
@@ -172,7 +174,7 @@ def _write_tables(
 def set_table_sizes(event: Event, *, table_size: int, min_table_size: int) -> Event:
     """Set the largest and the smallest Stoppa table (3 to 6 players), for the next draw."""
     event = locked_event(event)
-    _require_stoppa(event)
+    _require_stoppa(event, only=True)
     if not 3 <= min_table_size <= table_size <= 6:
         raise ServiceError(
             TournamentsError.BAD_TABLE_SIZE,
@@ -192,7 +194,7 @@ def _locked_table(event: Event, table: StoppaTable | int, session: int | None) -
     rows = StoppaTable.objects.select_for_update().filter(pk=table_id, round__event=event)
     if session is not None:
         rows = rows.filter(round__number=session)
-    row = rows.select_related("round").first()
+    row = rows.select_related("round__event").first()
     if row is None:
         raise ServiceError(
             TournamentsError.UNKNOWN_TABLE,
@@ -275,9 +277,10 @@ def settle_session_table(
 
 
 def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
-    """The table's seats (in order, with their players) once ``nets`` (entry id -> net) is
-    checked: every player of the table and no one else, summing to zero. Raises
-    ServiceError (``not_at_table``, ``net_missing``, ``nets_not_zero``) otherwise."""
+    """The table's seats (in order, with their players) once ``nets`` (entry id -> number) is
+    checked: every player of the table and no one else, and the numbers the event's kind
+    allows (``check_sheet``: Stoppa's nets sum to zero). Raises ServiceError
+    (``not_at_table``, ``net_missing``, ``nets_not_zero``, ...) otherwise."""
     seats = list(row.seats.select_related("entry__player").order_by("position"))
     by_entry = {s.entry_id: s for s in seats}
     unknown = [pk for pk in nets if pk not in by_entry]
@@ -288,25 +291,14 @@ def check_nets(row: StoppaTable, nets: Mapping[int, int]) -> list[StoppaSeat]:
             % {"entry": unknown[0], "table": row.number},
             field="nets",
         )
-    missing = [s.entry.player.name for s in seats if nets.get(s.entry_id) is None]
-    if missing:
-        raise ServiceError(
-            TournamentsError.NET_MISSING,
-            _("Enter a chip net for every player of table %(table)s (missing: %(names)s).")
-            % {"table": row.number, "names": ", ".join(missing)},
-            field="nets",
-        )
-    total = sum(nets[s.entry_id] for s in seats)
-    if total != 0:
-        raise ServiceError(
-            TournamentsError.NETS_NOT_ZERO,
-            _(
-                "The nets of table %(table)s sum to %(total)+d, not 0: every chip one player "
-                "wins another loses. Check the numbers and enter them again."
-            )
-            % {"table": row.number, "total": total},
-            field="nets",
-        )
+    kind = row.round.event.game_kind
+    error = kind.check_sheet(
+        row.round.event,
+        row.number or 0,
+        [(s.entry.player.name, nets.get(s.entry_id)) for s in seats],
+    )
+    if error is not None:
+        raise error
     return seats
 
 
@@ -349,7 +341,7 @@ def _write_nets(
         seat.net = int(nets[seat.entry_id])
     StoppaSeat.objects.bulk_update(seats, ["net"])
     after = {s.entry.player.name: s.net for s in seats}
-    _audit_nets(event, row, user, "stoppa_nets", before, after, actor=actor)
+    _audit_nets(event, row, user, event.game_kind.sheet_action, before, after, actor=actor)
     row.source = source
     row.deals = list(deals or [])
     row.entered_by = acting_user(user)
@@ -522,7 +514,7 @@ def record_session_deals(
     ``verify_deal``, the nets summed per player (they sum to zero by construction, and are
     checked again), and the records kept with the result."""
     event = locked_event(event)
-    _require_stoppa(event)
+    _require_stoppa(event, only=True)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     row = _locked_table(event, table, session)

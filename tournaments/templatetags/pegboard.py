@@ -108,6 +108,7 @@ AUDIT_ACTIONS = {
     "clock_extended": gettext_lazy("minutes added to the clock"),
     "clock_stopped": gettext_lazy("clock stopped"),
     "called_at_time": gettext_lazy("called at time"),
+    "table_scores": gettext_lazy("table scores entered"),
     # The money desk (treasury)
     "fees_set": gettext_lazy("fees set"),
     "payment": gettext_lazy("entry fee marked"),
