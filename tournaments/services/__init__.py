@@ -14,6 +14,9 @@ Each either changes everything it says or nothing, and raises
 - ``lifecycle``: whether an event counts for the season, cancelling it, deleting a draft
 - ``clubs``: the club's name, directors and defaults for new events
 - ``players``: renaming and merging the club's players
+- ``registration``: online pre-registration, the cap and the waiting list
+- ``door``: players' self check-in (their link, the door's QR) and the door's token
+- ``templates``: a club's event templates for the weekly night
 
 The public names stay importable from ``tournaments.services``.
 """
@@ -62,8 +65,14 @@ from .playoffs import (
 from .results import record_no_show, record_result
 from .undo import UndoneResult, reinstate_entry, reopen_event, undo_last_result
 
+# Imported last: they build on the services above.
+from . import door, registration, templates  # noqa: E402
+
 __all__ = [
     "UndoneResult",
+    "door",
+    "registration",
+    "templates",
     "acting_user",
     "actor_name",
     "add_director",
