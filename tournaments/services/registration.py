@@ -48,17 +48,19 @@ def set_registration(
     if event.status == Event.Status.FINISHED:
         raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     if cap is not None:
-        if not isinstance(cap, int) or isinstance(cap, bool) or not 2 <= cap <= 5000:
-            raise ServiceError(
-                TournamentsError.BAD_CAP,
-                _("The cap is a number of players between 2 and 5000."),
-                field="cap",
-            )
+        if not isinstance(cap, int) or isinstance(cap, bool):
+            raise ServiceError(TournamentsError.BAD_CAP, _("Enter a whole number."), field="cap")
         taken = entrants_count(event)
         if cap < taken:
             raise ServiceError(
                 TournamentsError.CAP_BELOW_ENTRANTS,
                 _("%(n)s players are entered already: the cap cannot be lower.") % {"n": taken},
+                field="cap",
+            )
+        if not 2 <= cap <= 5000:
+            raise ServiceError(
+                TournamentsError.BAD_CAP,
+                _("The cap is a number of players between 2 and 5000."),
                 field="cap",
             )
     old = {"registration_open": event.registration_open, "cap": event.cap}
