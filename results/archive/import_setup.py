@@ -156,4 +156,7 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
         tiebreakers=chain,
         table_size=data["table_size"],
         min_table_size=data["min_table_size"],
+        registration_open=data.get("registration_open", False),
+        cap=data.get("cap"),
+        door_closed=data.get("door_closed", False),
     )

@@ -71,7 +71,15 @@ def archive_schema() -> dict:
 
     from results.models import Submission
     from tournaments import kinds
-    from tournaments.models import Bracket, Event, GameResult, Player, Round, StoppaTable
+    from tournaments.models import (
+        Bracket,
+        Entry,
+        Event,
+        GameResult,
+        Player,
+        Round,
+        StoppaTable,
+    )
 
     from .schema import FORMAT_FIELDS
 
@@ -103,6 +111,9 @@ def archive_schema() -> dict:
             "tiebreakers": {"title": "list", "type": ["array", "null"]},
             "table_size": _int(3, 6),
             "min_table_size": _int(3, 6),
+            "registration_open": BOOL,
+            "cap": _int(2, 5000, null=True),
+            "door_closed": BOOL,
         },
         (
             "name",
@@ -129,8 +140,29 @@ def archive_schema() -> dict:
         ("ref", "name"),
     )
     entry = _obj(
-        {"ref": _int(0, BIG), "player": _ref(), "checked_in": BOOL, "withdrawn": BOOL},
+        {
+            "ref": _int(0, BIG),
+            "player": _ref(),
+            "checked_in": BOOL,
+            "checked_in_how": _choice(["", *Entry.CheckIn.values]),
+            "withdrawn": BOOL,
+        },
         ("ref", "player"),
+    )
+    # Online registrations (issue 28): the entry's ref while in, else the waiting place.
+    registration = _obj(
+        {
+            "name": _text(120, blank=False),
+            "acc_number": _text(20),
+            "entry": _ref(null=True),
+            "email": _text(254),
+            "phone": _text(30),
+            "created_at": WHEN,
+            "moved_up_at": WHEN,
+            "left_at": WHEN,
+            "waiting_position": _int(1, MAX_PLAYERS * 40, null=True),
+        },
+        ("name",),
     )
     forbidden_pair = _obj({"a": _ref(), "b": _ref(), "reason": _text(120)}, ("a", "b"))
     result = _obj(
@@ -316,6 +348,7 @@ def archive_schema() -> dict:
                 "players": _list(player, limit=MAX_PLAYERS),
                 "entries": _list(entry, limit=MAX_PLAYERS),
                 "forbidden_pairs": _list(forbidden_pair),
+                "registrations": _list(registration, limit=MAX_PLAYERS * 40),
                 "games": _list(game, limit=40),
                 "submissions": _list(submission),
                 "audit": _list(audit),

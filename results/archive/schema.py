@@ -47,6 +47,9 @@ EVENT_FIELDS = (
     "tiebreakers",
     "table_size",
     "min_table_size",
+    "registration_open",
+    "cap",
+    "door_closed",
 )
 MATCH_FIELDS = (
     "code",
