@@ -137,7 +137,5 @@ urlpatterns += [
     ),
     path("events/<int:event_id>/register/", views_door.event_register, name="event-register"),
     path("r/<str:key>/", views_door.registration_page, name="registration-page"),
-    path(
-        "events/<int:event_id>/door/<str:token>/", views_door.event_door, name="event-door"
-    ),
+    path("events/<int:event_id>/door/<str:token>/", views_door.event_door, name="event-door"),
 ]

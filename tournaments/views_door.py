@@ -242,7 +242,7 @@ def td_save_template(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     if made is None:
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
+            messages.error(request, " ".join(str(error) for error in errors))
     else:
         messages.success(request, _("Saved as the template %(name)s.") % {"name": made.name})
     return redirect("td-event", event_id=event.pk)
@@ -270,8 +270,7 @@ def td_event_from_template(request: HttpRequest, club_id: int) -> HttpResponse:
     )
     if made is None:
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
+            messages.error(request, " ".join(str(error) for error in errors))
         return redirect("td-club", club_id=club.pk)
     messages.success(request, _("%(name)s is set up from the template.") % {"name": made.name})
     return redirect("td-event", event_id=made.pk)
-

@@ -439,9 +439,7 @@ def on_event_from_template(sender: Any, *, template: Any, event_id: int, **kwarg
         EventFees.objects.create(event_id=event_id, entry_fee=Decimal(money["entry_fee"]))
     pools = dict(money.get("pools") or [])
     existing = set(
-        SidePool.objects.filter(club_id=template.club_id, pk__in=pools).values_list(
-            "pk", flat=True
-        )
+        SidePool.objects.filter(club_id=template.club_id, pk__in=pools).values_list("pk", flat=True)
     )
     EventPool.objects.bulk_create(
         EventPool(event_id=event_id, pool_id=pk, fee=Decimal(fee))

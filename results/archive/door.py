@@ -22,7 +22,9 @@ def _when(value: datetime.datetime | None) -> str | None:
 
 def export_registrations(event: Event, ref: Callable[[int | None], int | None]) -> list[dict]:
     """The event's registrations in the order they came, each with its waiting place."""
-    places = dict(WaitingPlace.objects.filter(event=event).values_list("registration_id", "position"))
+    places = dict(
+        WaitingPlace.objects.filter(event=event).values_list("registration_id", "position")
+    )
     return [
         {
             "name": r.player.name,
@@ -39,7 +41,9 @@ def export_registrations(event: Event, ref: Callable[[int | None], int | None]) 
     ]
 
 
-def import_registrations(data: dict, event: Event, entries: dict[Any, Entry], check: _Check) -> None:
+def import_registrations(
+    data: dict, event: Event, entries: dict[Any, Entry], check: _Check
+) -> None:
     """Rebuild the registrations and the waiting list of an imported ``event``."""
     from tournaments.selectors import club_players
 

@@ -37,7 +37,9 @@ def test_registration_settings_and_the_waiting_list(api, td_user, event):
         (1, "Niccolò Bianchi", "+39 055 123 4567")
     ]
     refused = api.put(url, {"registration_open": True, "cap": 1}, format="json")
-    assert refused.status_code == 400 and refused.json()["errors"][0]["code"] == "cap_below_entrants"
+    assert (
+        refused.status_code == 400 and refused.json()["errors"][0]["code"] == "cap_below_entrants"
+    )
     body = api.put(url, {"registration_open": True, "cap": None}, format="json").json()
     assert body["entrants"] == 3 and body["waiting_list"] == []
     api.force_authenticate(UserFactory())
@@ -69,7 +71,8 @@ def test_templates_save_list_use_and_delete(api, td_user, event):
     assert again.status_code == 400 and again.json()["errors"][0]["code"] == "template_name_taken"
     assert [t["name"] for t in api.get(url).json()] == ["Weekly"]
     new = api.post(
-        f"{url}{template['id']}/events/", {"name": "Weekly 4 Dec", "date": "2026-12-04"},
+        f"{url}{template['id']}/events/",
+        {"name": "Weekly 4 Dec", "date": "2026-12-04"},
         format="json",
     )
     assert new.status_code == 201

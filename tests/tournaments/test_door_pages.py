@@ -34,7 +34,7 @@ def test_registering_online_below_and_above_the_cap(client, open_event):
     assert "Niccolò Bianchi" in page and "You are number 1 on the waiting list." in page
     # Bad input: beside the field, nothing made.
     bad = client.post(url, {"name": "Eve", "email": "not-an-email", "phone": ""})
-    assert bad.status_code == 400 and "is-invalid" in bad.content.decode() or (
+    assert (bad.status_code == 400 and "is-invalid" in bad.content.decode()) or (
         "Enter a valid email address." in bad.content.decode()
     )
     twice = client.post(url, {"name": "stefan popescu", "email": "", "phone": ""})

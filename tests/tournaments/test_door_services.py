@@ -96,9 +96,9 @@ def test_the_cap_cannot_go_below_the_entrants_and_raising_it_moves_the_list_up()
     code = _codes(lambda: registration.set_registration(event, registration_open=True, cap=2))
     assert code == "cap_below_entrants"
     assert registration.registration_state(made[3]) == (Registration.State.WAITING, 1)
-    assert _codes(lambda: registration.set_registration(event, registration_open=True, cap=9999)) == (
-        "bad_cap"
-    )
+    assert _codes(
+        lambda: registration.set_registration(event, registration_open=True, cap=9999)
+    ) == ("bad_cap")
     registration.set_registration(event, registration_open=True, cap=4)
     assert registration.registration_state(made[3])[0] == Registration.State.IN
     event = registration.set_registration(event, registration_open=False, cap=4)

@@ -68,9 +68,9 @@ def _registration(request: Request, event: Event) -> Response:
                 "register_url": request.build_absolute_uri(
                     reverse("event-register", args=[event.pk])
                 ),
-                "waiting_list": event.waiting_list.select_related(
-                    "registration__player"
-                ).order_by("position"),
+                "waiting_list": event.waiting_list.select_related("registration__player").order_by(
+                    "position"
+                ),
                 "registrations": event.registrations.select_related("player").order_by(
                     "created_at", "pk"
                 ),
@@ -147,9 +147,9 @@ def _self_check_in(request: Request, event: Event) -> Response:
                 "door_url": request.build_absolute_uri(url),
                 "check_ins": [
                     {
-                        "player": row.new.get("player", ""),
-                        "how": row.new.get("how", "door"),
-                        "by": row.new.get("by", ""),
+                        "player": (row.new or {}).get("player", ""),
+                        "how": (row.new or {}).get("how", "door"),
+                        "by": (row.new or {}).get("by", ""),
                         "at": row.at,
                     }
                     for row in door.self_check_ins(event)

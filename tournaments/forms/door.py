@@ -71,5 +71,7 @@ class FromTemplateForm(ServiceForm):
 
     def __init__(self, *args, templates=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["template"].choices = [(t.pk, t.name) for t in templates]
+        field = self.fields["template"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(t.pk, t.name) for t in templates]
         _style(self)

@@ -3,10 +3,10 @@
 import importlib
 
 import django.db.models.deletion
-import tournaments.models.door
-import tournaments.models.events
 from django.db import migrations, models
 
+import tournaments.models.door
+import tournaments.models.events
 
 # SQLite rebuilds the event's table to add a column, which the audit chain's trigger (0015)
 # names: dropped for the rebuild, made again after.
@@ -20,95 +20,210 @@ def give_door_tokens(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0016_memberships'),
+        ("tournaments", "0016_memberships"),
     ]
 
     operations = [
         migrations.RunPython(_CHAIN.drop_trigger, _CHAIN.create_trigger),
         migrations.AddField(
-            model_name='entry',
-            name='checked_in_how',
-            field=models.CharField(blank=True, choices=[('td', 'by the TD'), ('link', 'with "I\'m here" on their own link'), ('door', "at the door's QR code")], default='', max_length=4, verbose_name='checked in how'),
+            model_name="entry",
+            name="checked_in_how",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("td", "by the TD"),
+                    ("link", 'with "I\'m here" on their own link'),
+                    ("door", "at the door's QR code"),
+                ],
+                default="",
+                max_length=4,
+                verbose_name="checked in how",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='cap',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='Registrations beyond it join the waiting list. Empty: no limit.', null=True, verbose_name='most entrants'),
+            model_name="event",
+            name="cap",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="Registrations beyond it join the waiting list. Empty: no limit.",
+                null=True,
+                verbose_name="most entrants",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='door_closed',
-            field=models.BooleanField(default=False, verbose_name='door check-in closed'),
+            model_name="event",
+            name="door_closed",
+            field=models.BooleanField(default=False, verbose_name="door check-in closed"),
         ),
         migrations.AddField(
-            model_name='event',
-            name='door_token',
-            field=models.CharField(default=tournaments.models.events.new_door_token, editable=False, max_length=32, verbose_name='door token'),
+            model_name="event",
+            name="door_token",
+            field=models.CharField(
+                default=tournaments.models.events.new_door_token,
+                editable=False,
+                max_length=32,
+                verbose_name="door token",
+            ),
         ),
         # Every stored event its own door token (the default above ran once for them all).
         migrations.RunPython(give_door_tokens, migrations.RunPython.noop),
         migrations.AddField(
-            model_name='event',
-            name='registration_open',
-            field=models.BooleanField(default=False, verbose_name='online registration open'),
+            model_name="event",
+            name="registration_open",
+            field=models.BooleanField(default=False, verbose_name="online registration open"),
         ),
         migrations.CreateModel(
-            name='Registration',
+            name="Registration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email', models.EmailField(blank=True, max_length=254, verbose_name='email')),
-                ('phone', models.CharField(blank=True, max_length=30, verbose_name='phone')),
-                ('key', models.CharField(default=tournaments.models.door.new_registration_key, editable=False, max_length=32, unique=True, verbose_name='key')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='registered at')),
-                ('moved_up_at', models.DateTimeField(blank=True, null=True, verbose_name='moved up at')),
-                ('left_at', models.DateTimeField(blank=True, null=True, verbose_name='left the waiting list at')),
-                ('entry', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='registration', to='tournaments.entry', verbose_name='entry')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='tournaments.event', verbose_name='event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='registrations', to='tournaments.player', verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("email", models.EmailField(blank=True, max_length=254, verbose_name="email")),
+                ("phone", models.CharField(blank=True, max_length=30, verbose_name="phone")),
+                (
+                    "key",
+                    models.CharField(
+                        default=tournaments.models.door.new_registration_key,
+                        editable=False,
+                        max_length=32,
+                        unique=True,
+                        verbose_name="key",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(auto_now_add=True, verbose_name="registered at"),
+                ),
+                (
+                    "moved_up_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="moved up at"),
+                ),
+                (
+                    "left_at",
+                    models.DateTimeField(
+                        blank=True, null=True, verbose_name="left the waiting list at"
+                    ),
+                ),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="registration",
+                        to="tournaments.entry",
+                        verbose_name="entry",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="registrations",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="registrations",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'registration',
-                'verbose_name_plural': 'registrations',
-                'ordering': ['created_at', 'pk'],
+                "verbose_name": "registration",
+                "verbose_name_plural": "registrations",
+                "ordering": ["created_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='WaitingPlace',
+            name="WaitingPlace",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField(verbose_name='position')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='joined at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='waiting_list', to='tournaments.event', verbose_name='event')),
-                ('registration', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='waiting', to='tournaments.registration', verbose_name='registration')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField(verbose_name="position")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="joined at")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="waiting_list",
+                        to="tournaments.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "registration",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="waiting",
+                        to="tournaments.registration",
+                        verbose_name="registration",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'waiting-list place',
-                'verbose_name_plural': 'waiting list',
-                'ordering': ['event', 'position'],
+                "verbose_name": "waiting-list place",
+                "verbose_name_plural": "waiting list",
+                "ordering": ["event", "position"],
             },
         ),
         migrations.CreateModel(
-            name='EventTemplate',
+            name="EventTemplate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('settings', models.JSONField(default=dict, verbose_name='settings')),
-                ('extras', models.JSONField(blank=True, default=dict, verbose_name='kept by the other desks')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='saved at')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='event_templates', to='tournaments.club', verbose_name='club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("settings", models.JSONField(default=dict, verbose_name="settings")),
+                (
+                    "extras",
+                    models.JSONField(
+                        blank=True, default=dict, verbose_name="kept by the other desks"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="saved at")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="event_templates",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'event template',
-                'verbose_name_plural': 'event templates',
-                'ordering': ['name', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('club', 'name'), name='one_template_name_per_club')],
+                "verbose_name": "event template",
+                "verbose_name_plural": "event templates",
+                "ordering": ["name", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("club", "name"), name="one_template_name_per_club"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='registration',
-            constraint=models.UniqueConstraint(fields=('event', 'player'), name='one_registration_per_player'),
+            model_name="registration",
+            constraint=models.UniqueConstraint(
+                fields=("event", "player"), name="one_registration_per_player"
+            ),
         ),
         migrations.RunPython(_CHAIN.create_trigger, _CHAIN.drop_trigger),
     ]

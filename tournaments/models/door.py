@@ -62,9 +62,7 @@ class Registration(models.Model):
         verbose_name = _("registration")
         verbose_name_plural = _("registrations")
         constraints = [
-            models.UniqueConstraint(
-                fields=["event", "player"], name="one_registration_per_player"
-            )
+            models.UniqueConstraint(fields=["event", "player"], name="one_registration_per_player")
         ]
 
     def __str__(self) -> str:

@@ -299,7 +299,7 @@ class Entry(models.Model):
 
     class CheckIn(models.TextChoices):
         TD = "td", _("by the TD")
-        LINK = "link", _("with \"I'm here\" on their own link")
+        LINK = "link", _('with "I\'m here" on their own link')
         DOOR = "door", _("at the door's QR code")
 
     # How the entry was last checked in: the TD sees who checked themselves in, and how.

@@ -21,6 +21,8 @@ Each either changes everything it says or nothing, and raises
 The public names stay importable from ``tournaments.services``.
 """
 
+# The door (issue 28), as modules: services.door, services.registration, services.templates.
+from . import door, registration, templates
 from ._common import acting_user, actor_name, analyze, locked_event, shared_event_lock
 from .clubs import (
     add_director,
@@ -65,14 +67,8 @@ from .playoffs import (
 from .results import record_no_show, record_result
 from .undo import UndoneResult, reinstate_entry, reopen_event, undo_last_result
 
-# Imported last: they build on the services above.
-from . import door, registration, templates  # noqa: E402
-
 __all__ = [
     "UndoneResult",
-    "door",
-    "registration",
-    "templates",
     "acting_user",
     "actor_name",
     "add_director",
@@ -86,6 +82,7 @@ __all__ = [
     "create_event",
     "create_playoff",
     "delete_draft_event",
+    "door",
     "draw_next_game",
     "enter_club_player",
     "enter_player",
@@ -101,6 +98,7 @@ __all__ = [
     "record_result",
     "redraw_game",
     "register_player",
+    "registration",
     "reinstate_entry",
     "release_game",
     "remove_director",
@@ -117,6 +115,7 @@ __all__ = [
     "settings_locks",
     "shared_event_lock",
     "swap_seats",
+    "templates",
     "undo_last_result",
     "undo_playoff_game",
     "update_club",

@@ -31,8 +31,7 @@ def door_refusal(event: Event) -> str:
         return _("This event is over.")
     if event.rounds.exists():
         return _(
-            "Check-in is closed: the first game has been drawn. Please see the tournament "
-            "director."
+            "Check-in is closed: the first game has been drawn. Please see the tournament director."
         )
     if event.door_closed:
         return _("Check-in at the door is closed. Please see the tournament director.")
@@ -58,9 +57,7 @@ def self_check_in(entry: Entry, *, how: str, by: Entry | None = None) -> Entry:
     reason = ""
     if by is not None and by.pk != entry.pk:
         new["by"] = by.player.name
-        reason = _("Checked in from the phone that checked in %(name)s.") % {
-            "name": by.player.name
-        }
+        reason = _("Checked in from the phone that checked in %(name)s.") % {"name": by.player.name}
     append_audit(
         event,
         [
@@ -83,7 +80,7 @@ def set_door(
     """Close or re-open the door's self check-in; ``rotate`` gives the door QR a new token
     (the old QR stops working)."""
     event = locked_event(event)
-    changes = {}
+    changes: dict[str, object] = {}
     if closed is not None and bool(closed) != event.door_closed:
         event.door_closed = bool(closed)
         changes["door_closed"] = event.door_closed

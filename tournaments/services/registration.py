@@ -146,7 +146,10 @@ def register_online(event: Event, *, name: str, email: str = "", phone: str = ""
         event=event, registration=registration, position=(last or 0) + 1
     )
     _audit(
-        event, "waiting_list", {"player": player.name, "position": place.position}, actor=player.name
+        event,
+        "waiting_list",
+        {"player": player.name, "position": place.position},
+        actor=player.name,
     )
     return registration
 

@@ -65,14 +65,12 @@ def save_template(event: Event, *, name: str, replace: bool = False) -> EventTem
 
 
 @transaction.atomic
-def event_from_template(
-    template: EventTemplate, *, name: str, date: datetime.date | None
-) -> Event:
+def event_from_template(template: EventTemplate, *, name: str, date: datetime.date) -> Event:
     """A new draft event of the template's club, played as the template says."""
     values = dict(template.settings)
     club = template.club
     fmt = (
-        MatchPointFormat.objects.filter(pk=values.get("match_point_format"))
+        MatchPointFormat.objects.filter(pk=values.get("match_point_format") or 0)
         .filter(Q(club=club) | Q(club__isnull=True))
         .first()
     )
