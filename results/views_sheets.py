@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from tournaments.services import door
 
 from . import selectors_sheets, services
 
@@ -37,6 +38,7 @@ def _context(key: str, entry, here, *, typed=None, error: str = "") -> dict:
     return {
         "key": key,
         "entry": entry,
+        "door_refusal": None if entry.checked_in else door.door_refusal(entry.event),
         "here": here,
         "table": here.table,
         "typed": [(seat, typed.get(seat.entry_id, "")) for seat in here.seats],

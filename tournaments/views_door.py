@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from core import cache
 from core.errors import ServiceError
 
 from . import selectors
@@ -32,6 +33,21 @@ from .services import door, registration, templates
 
 # The session's key of the entries a phone checked in at the door, per event.
 DOOR_SESSION = "door-checked-in-%s"
+# A flood of registrations from one address, or of check-ins from one phone, is stopped (a
+# club's players share the hall's Wi-Fi: the door counts per phone, not per address).
+REGISTRATIONS_PER_ADDRESS = 20
+CHECK_INS_PER_PHONE = 8
+WINDOW_SECONDS = 600
+
+
+def _over(counter: str, limit: int) -> bool:
+    """Whether ``counter`` passed ``limit`` in this window (never, with the cache down)."""
+    found = cache.count(counter, window=WINDOW_SECONDS)
+    return found is not None and found > limit
+
+
+def _slow_down() -> str:
+    return _("Too many tries from this phone; wait a few minutes and try again.")
 
 
 def qr_svg(url: str) -> str:
@@ -139,7 +155,14 @@ def event_register(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _registering_event(event_id)
     form = PublicRegistrationForm(request.POST or None)
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and _over(
+        f"door:register:{event.pk}:{request.META.get('REMOTE_ADDR', '')}",
+        REGISTRATIONS_PER_ADDRESS,
+    ):
+        form.is_valid()
+        form.add_error(None, _slow_down())
+        status = 429
+    elif request.method == "POST":
         made = form.run(
             lambda: registration.register_online(
                 event,
@@ -203,6 +226,11 @@ def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
         entry = get_object_or_404(
             Entry.objects.select_related("player"), event=event, pk=request.POST.get("entry", 0)
         )
+        if not request.session.session_key:
+            request.session.save()  # the phone's own counter needs its session
+        if _over(f"door:check-in:{event.pk}:{request.session.session_key}", CHECK_INS_PER_PHONE):
+            messages.error(request, _slow_down())
+            return redirect("event-door", event_id=event.pk, token=token)
         earlier = [pk for pk in request.session.get(seen_key, []) if pk != entry.pk]
         by = Entry.objects.select_related("player").filter(pk__in=earlier[:1]).first()
         try:

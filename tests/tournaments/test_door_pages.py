@@ -127,3 +127,16 @@ def test_save_as_template_and_new_event_from_it(td_client, td_user):
     td_client.force_login(UserFactory())
     url = reverse("td-event-from-template", args=[event.club_id])
     assert td_client.post(url, {"template": template.pk}).status_code == 404
+
+
+def test_a_flood_of_registrations_from_one_address_is_stopped(client, open_event):
+    from tournaments.views_door import REGISTRATIONS_PER_ADDRESS
+
+    registration.set_registration(open_event, registration_open=True, cap=None)
+    url = reverse("event-register", args=[open_event.pk])
+    for n in range(REGISTRATIONS_PER_ADDRESS):
+        client.post(url, {"name": f"Flood Player {n:02d}"})
+    refused = client.post(url, {"name": "One Too Many"})
+    assert refused.status_code == 429
+    assert "Too many tries from this phone" in refused.content.decode()
+    assert Registration.objects.filter(event=open_event).count() == REGISTRATIONS_PER_ADDRESS
