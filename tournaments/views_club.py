@@ -61,6 +61,7 @@ def _club_page(request: HttpRequest, club, *, status: int = 200, **forms) -> Htt
         ],
         "events": club.events.order_by("-date", "name")[:20],
         "event_templates": club.event_templates.order_by("name", "pk"),
+        "from_template_form": forms.get("from_template_form"),
         "next_week": datetime.date.today() + datetime.timedelta(days=7),
     }
     return render(request, "tournaments/td_club.html", context, status=status)

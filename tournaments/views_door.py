@@ -296,9 +296,9 @@ def td_event_from_template(request: HttpRequest, club_id: int) -> HttpResponse:
             date=form.cleaned_data["date"],
         )
     )
-    if made is None:
-        for errors in form.errors.values():
-            messages.error(request, " ".join(str(error) for error in errors))
-        return redirect("td-club", club_id=club.pk)
+    if made is None:  # the club's page again, the errors beside the fields
+        from .views_club import _club_page
+
+        return _club_page(request, club, status=400, from_template_form=form)
     messages.success(request, _("%(name)s is set up from the template.") % {"name": made.name})
     return redirect("td-event", event_id=made.pk)

@@ -140,3 +140,16 @@ def test_a_flood_of_registrations_from_one_address_is_stopped(client, open_event
     assert refused.status_code == 429
     assert "Too many tries from this phone" in refused.content.decode()
     assert Registration.objects.filter(event=open_event).count() == REGISTRATIONS_PER_ADDRESS
+
+
+def test_a_bad_new_event_from_template_says_why_beside_the_field(td_client, td_user):
+    event = event_with_field(2)
+    event.club.directors.add(td_user)
+    td_client.post(reverse("td-save-template", args=[event.pk]), {"name": "Weekly"})
+    template = EventTemplate.objects.get(club=event.club)
+    url = reverse("td-event-from-template", args=[event.club_id])
+    refused = td_client.post(url, {"template": template.pk, "name": "Weekly", "date": "soon"})
+    page = refused.content.decode()
+    assert refused.status_code == 400 and "Enter a valid date." in page
+    assert 'id="from-template-date"' in page and "is-invalid" in page
+    assert Event.objects.filter(club=event.club).count() == 1
