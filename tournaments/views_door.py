@@ -194,18 +194,31 @@ def registration_page(request: HttpRequest, key: str) -> HttpResponse:
     )
     if found is None or found.event.status == Event.Status.CANCELLED:
         raise Http404("Unknown link.")
-    if request.method == "POST" and request.POST.get("action") == "withdraw":
-        try:
+    action = request.POST.get("action") if request.method == "POST" else None
+    try:
+        if action == "withdraw":
             registration.withdraw_registration(found)
             messages.success(request, _("Your place is given up. Thank you for telling us."))
-        except ServiceError as exc:
-            messages.error(request, exc.message)
+        elif action == "here" and found.entry is not None:  # "I'm here", as on the link
+            door.self_check_in(found.entry, how=Entry.CheckIn.LINK)
+            messages.success(request, _("You are checked in. Good luck!"))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    if action:
         return redirect("registration-page", key=key)
     state, position = registration.registration_state(found)
+    entry = found.entry
     return render(
         request,
         "tournaments/registration.html",
-        {"registration": found, "event": found.event, "state": state, "position": position},
+        {
+            "registration": found,
+            "event": found.event,
+            "state": state,
+            "position": position,
+            "checked_in": entry is not None and entry.checked_in,
+            "door_refusal": door.door_refusal(found.event) if state == Registration.State.IN else None,
+        },
     )
 
 

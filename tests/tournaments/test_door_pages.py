@@ -153,3 +153,14 @@ def test_a_bad_new_event_from_template_says_why_beside_the_field(td_client, td_u
     assert refused.status_code == 400 and "Enter a valid date." in page
     assert 'id="from-template-date"' in page and "is-invalid" in page
     assert Event.objects.filter(club=event.club).count() == 1
+
+
+def test_im_here_on_the_registration_page(client, open_event):
+    made = registration.register_online(open_event, name="Zoë Lindqvist")
+    url = reverse("registration-page", args=[made.key])
+    assert 'id="im-here"' in client.get(url).content.decode()
+    client.post(url, {"action": "here"})
+    made.entry.refresh_from_db()
+    assert made.entry.checked_in and made.entry.checked_in_how == Entry.CheckIn.LINK
+    page = client.get(url).content.decode()
+    assert 'id="im-here"' not in page and "Checked in" in page
