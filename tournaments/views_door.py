@@ -206,6 +206,7 @@ def registration_page(request: HttpRequest, key: str) -> HttpResponse:
         messages.error(request, exc.message)
     if action:
         return redirect("registration-page", key=key)
+    State = Registration.State
     state, position = registration.registration_state(found)
     entry = found.entry
     return render(
@@ -217,7 +218,7 @@ def registration_page(request: HttpRequest, key: str) -> HttpResponse:
             "state": state,
             "position": position,
             "checked_in": entry is not None and entry.checked_in,
-            "door_refusal": door.door_refusal(found.event) if state == Registration.State.IN else None,
+            "door_refusal": door.door_refusal(found.event) if state == State.IN else None,
         },
     )
 
