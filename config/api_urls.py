@@ -212,3 +212,20 @@ urlpatterns += [
         G + "called-at-time/", api_td_clock.CalledAtTime.as_view(), name="api-game-called-at-time"
     ),
 ]
+
+# A night that runs itself at the door (issue 28).
+urlpatterns += [
+    path(E + "registration/", api_td.EventRegistration.as_view(), name="api-event-registration"),
+    path(E + "self-check-in/", api_td.EventSelfCheckIn.as_view(), name="api-self-check-in"),
+    path("clubs/<int:club_id>/templates/", api_td.ClubTemplates.as_view(), name="api-templates"),
+    path(
+        "clubs/<int:club_id>/templates/<int:template_id>/",
+        api_td.ClubTemplate.as_view(),
+        name="api-template",
+    ),
+    path(
+        "clubs/<int:club_id>/templates/<int:template_id>/events/",
+        api_td.EventFromTemplate.as_view(),
+        name="api-event-from-template",
+    ),
+]

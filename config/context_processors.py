@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from results.lifecycle import SeatState, SubmissionStatus, TableState
 from results.models import JobStatus
 from tournaments.hooks import DeskMark
-from tournaments.models import Event, Round
+from tournaments.models import Entry, Event, Registration, Round
 
 # A plain Enum class is callable, and a template calls what it can: these are looked up only.
 for _enum in (SeatState, TableState, DeskMark):
@@ -25,6 +25,8 @@ STATES = SimpleNamespace(
     Seat=SeatState,
     Desk=DeskMark,
     Job=JobStatus,
+    Registration=Registration.State,
+    CheckIn=Entry.CheckIn,
 )
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import re
 
-# /k/<key>/ in any path Django logs ("Bad Request: /k/<key>/", "Not Found: ...").
-_KEY_PATH = re.compile(r"/k/[^/\s]+")
+# /k/<key>/ in any path Django logs ("Bad Request: /k/<key>/", "Not Found: ..."); also a
+# registration's page (/r/<key>/) and the door QR's token (/events/<id>/door/<token>/).
+_KEY_PATH = re.compile(r"/(k|r|door)/[^/\s]+")
 
 
 class MaskPrivateKeys(logging.Filter):
@@ -14,7 +15,7 @@ class MaskPrivateKeys(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "/k/" in message:
-            record.msg = _KEY_PATH.sub("/k/***", message)
+        if "/k/" in message or "/r/" in message or "/door/" in message:
+            record.msg = _KEY_PATH.sub(r"/\1/***", message)
             record.args = ()
         return True

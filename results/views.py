@@ -20,6 +20,8 @@ from scoring.cut_needs import describe_need, need_of
 from tournaments import selectors as tournament_selectors
 from tournaments.clock import public_clock
 from tournaments.kinds import ResultShape
+from tournaments.models import Entry
+from tournaments.services import door as tournament_door
 
 from . import reviews, selectors, selectors_sheets, services, views_sheets
 from .error_codes import ResultsError
@@ -53,6 +55,8 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     """
     entry = _entry_or_404(key)
     _player_language(request, entry)
+    if request.method == "POST" and request.POST.get("action") == "here":
+        return _im_here(request, key, entry)
     shaped = PLAYER_PAGES.get(entry.event.game_kind.result_shape)
     if shaped is not None:  # the kind's tables report another shape of result
         return shaped(request, key, entry)
@@ -64,6 +68,18 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
             return HttpResponse(status=204)
         return render(request, "results/player.html#live", _player_context(key, entry, here))
     return render(request, "results/player.html", _player_context(key, entry, here))
+
+
+def _im_here(request: HttpRequest, key: str, entry) -> HttpResponse:
+    """ "I'm here": the player checks themselves in from their own link (issue 28), through
+    the tournaments' check-in service (audited); refused once the first game is drawn."""
+    try:
+        tournament_door.self_check_in(entry, how=Entry.CheckIn.LINK)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("You are checked in. Good luck!"))
+    return redirect("player-page", key=key)
 
 
 def _player_language(request: HttpRequest, entry) -> None:
@@ -89,6 +105,7 @@ def _player_context(key: str, entry, here, *, lean: bool = False, **forms) -> di
     return {
         "key": key,
         "entry": entry,
+        "door_refusal": None if entry.checked_in else tournament_door.door_refusal(entry.event),
         "here": here,
         "table": here.table,
         "lean": lean,

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from core.errors import ServiceError
 from tournaments.kinds import ResultShape
+from tournaments.services import door
 
 from . import selectors_sheets, services
 
@@ -52,6 +53,7 @@ def _context(key: str, entry, here, *, typed=None, error: str = "") -> dict:
     return {
         "key": key,
         "entry": entry,
+        "door_refusal": None if entry.checked_in else door.door_refusal(entry.event),
         "here": here,
         "table": here.table,
         "typed": [(seat, typed.get(seat.entry_id, "")) for seat in here.seats],

@@ -76,6 +76,14 @@ event_season_changed_signal = Signal()
 # (``services.clone_event``): the apps above copy what they keep of it (fees, side pools).
 event_cloned_signal = Signal()
 
+# The weekly night saved as a template (``services.templates``), beside the clone: sent with
+# ``source_id`` and ``template`` (an EventTemplate, saved after) when an event is saved as one,
+# the apps above putting what they keep of the event in ``template.extras[<their name>]``
+# (JSON); and with ``template`` and ``event_id`` when an event is made from it, the apps
+# copying it back (the money desk: its fees and pools). Both inside the writer's transaction.
+event_template_saved_signal = Signal()
+event_from_template_signal = Signal()
+
 
 def event_season_changed(event_id: int) -> None:
     """Announce that whether ``event_id`` counts for its club's seasons may have changed."""

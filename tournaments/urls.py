@@ -178,3 +178,26 @@ urlpatterns += [
     path("td/clubs/<int:club_id>/clock/", views_clock.td_clock_rule, name="td-clock-rule"),
     path("events/<int:event_id>/clock/", views_clock.event_clock, name="event-clock"),
 ]
+
+# A night that runs itself at the door (issue 28): registration, waiting list, self
+# check-in, event templates.
+from . import views_door  # noqa: E402
+
+urlpatterns += [
+    path("td/events/<int:event_id>/door/", views_door.td_door, name="td-door"),
+    path("td/events/<int:event_id>/door/switch/", views_door.td_door_switch, name="td-door-switch"),
+    path("td/events/<int:event_id>/door/qr/", views_door.td_door_print, name="td-door-qr"),
+    path(
+        "td/events/<int:event_id>/template/",
+        views_door.td_save_template,
+        name="td-save-template",
+    ),
+    path(
+        "td/clubs/<int:club_id>/from-template/",
+        views_door.td_event_from_template,
+        name="td-event-from-template",
+    ),
+    path("events/<int:event_id>/register/", views_door.event_register, name="event-register"),
+    path("r/<str:key>/", views_door.registration_page, name="registration-page"),
+    path("events/<int:event_id>/door/<str:token>/", views_door.event_door, name="event-door"),
+]

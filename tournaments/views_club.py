@@ -8,6 +8,8 @@ show the form again with the chain edited, saving nothing until the TD saves.
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -61,6 +63,9 @@ def _club_page(request: HttpRequest, club, *, status: int = 200, **forms) -> Htt
             for kind in kinds.all_kinds()
         ],
         "events": club.events.order_by("-date", "name")[:20],
+        "event_templates": club.event_templates.order_by("name", "pk"),
+        "from_template_form": forms.get("from_template_form"),
+        "next_week": datetime.date.today() + datetime.timedelta(days=7),
     }
     return render(request, "tournaments/td_club.html", context, status=status)
 

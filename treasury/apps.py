@@ -13,8 +13,15 @@ class TreasuryConfig(AppConfig):
         from tournaments import hooks
 
         from .acc_payback import acc_payback
-        from .services import on_event_cloned
+        from .services import on_event_cloned, on_event_from_template, on_template_saved
 
         register_payback_provider(acc_payback)
         # A cloned event (the weekly night) keeps its fees and side pools.
         hooks.event_cloned_signal.connect(on_event_cloned, dispatch_uid="treasury.event_cloned")
+        # And so does a template of the weekly night, and each event made from it.
+        hooks.event_template_saved_signal.connect(
+            on_template_saved, dispatch_uid="treasury.template_saved"
+        )
+        hooks.event_from_template_signal.connect(
+            on_event_from_template, dispatch_uid="treasury.event_from_template"
+        )

@@ -413,3 +413,36 @@ def on_event_cloned(sender: Any, *, source_id: int, event_id: int, **kwargs: Any
             "pool_id", "fee"
         )
     )
+
+
+def on_template_saved(sender: Any, *, source_id: int, template: Any, **kwargs: Any) -> None:
+    """An event saved as a template (tournaments.services.templates) keeps its entry fee and
+    the side pools it ran, with their fees, in ``template.extras["money"]`` (money as text:
+    Decimal survives the JSON)."""
+    fees = EventFees.objects.filter(event_id=source_id).first()
+    template.extras["money"] = {
+        "entry_fee": str(fees.entry_fee) if fees is not None else None,
+        "pools": [
+            [pool_id, str(fee)]
+            for pool_id, fee in EventPool.objects.filter(event_id=source_id)
+            .order_by("pool_id")
+            .values_list("pool_id", "fee")
+        ],
+    }
+
+
+def on_event_from_template(sender: Any, *, template: Any, event_id: int, **kwargs: Any) -> None:
+    """An event made from a template gets the template's entry fee and side pools (the
+    pools the club still has); in the event's transaction, no audit row: nothing is paid."""
+    money = (template.extras or {}).get("money") or {}
+    if money.get("entry_fee") is not None:
+        EventFees.objects.create(event_id=event_id, entry_fee=Decimal(money["entry_fee"]))
+    pools = dict(money.get("pools") or [])
+    existing = set(
+        SidePool.objects.filter(club_id=template.club_id, pk__in=pools).values_list("pk", flat=True)
+    )
+    EventPool.objects.bulk_create(
+        EventPool(event_id=event_id, pool_id=pk, fee=Decimal(fee))
+        for pk, fee in pools.items()
+        if pk in existing
+    )

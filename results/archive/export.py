@@ -34,6 +34,7 @@ from tournaments.models import (
 from treasury.models import EventPool, NightLedger, Payment, PoolEntry, PoolWin
 from treasury.selectors import club_money, event_fees
 
+from .door import export_registrations
 from .schema import EVENT_FIELDS, FORMAT_FIELDS, MATCH_FIELDS, SCHEMA, STANDING_FIELDS, VERSION
 
 
@@ -75,7 +76,7 @@ def export_event(event: Event) -> dict[str, Any]:
     entries = list(
         Entry.objects.filter(event=event)
         .order_by("pk")
-        .values("pk", "player_id", "checked_in", "withdrawn")
+        .values("pk", "player_id", "checked_in", "checked_in_how", "withdrawn")
     )
     entry_ref = {row["pk"]: n for n, row in enumerate(entries, start=1)}
     player_ids = [row["player_id"] for row in entries]
@@ -203,6 +204,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "ref": entry_ref[row["pk"]],
                 "player": player_ref[row["player_id"]],
                 "checked_in": row["checked_in"],
+                "checked_in_how": row["checked_in_how"],
                 "withdrawn": row["withdrawn"],
             }
             for row in entries
@@ -211,6 +213,7 @@ def export_event(event: Event) -> dict[str, Any]:
             {"a": ref(p.entry_a_id), "b": ref(p.entry_b_id), "reason": p.reason}
             for p in ForbiddenPair.objects.filter(event=event).order_by("pk")
         ],
+        "registrations": export_registrations(event, ref),
         "games": games,
         "audit": [
             {

@@ -158,4 +158,7 @@ def _import_settings(data: dict, club: Club, fmt: MatchPointFormat, check: _Chec
         min_table_size=data["min_table_size"],
         # Place points only where the archive has them: otherwise the model's defaults.
         **{f: data[f] for f in ("points_first", "points_second", "points_third") if f in data},
+        registration_open=data.get("registration_open", False),
+        cap=data.get("cap"),
+        door_closed=data.get("door_closed", False),
     )

@@ -13,6 +13,7 @@ from core.errors import ServiceError
 from tournaments.models import Club, Entry, Event, ForbiddenPair
 
 from ..error_codes import ResultsError
+from .door import import_registrations
 from .import_games import _import_games
 from .import_records import (
     _import_audit,
@@ -86,6 +87,7 @@ def _import(data: Any, club: Club | None) -> Event:
                 event=event,
                 player=player,
                 checked_in=row.get("checked_in", False),
+                checked_in_how=row.get("checked_in_how") or "",
                 withdrawn=row.get("withdrawn", False),
             )
         )
@@ -110,6 +112,7 @@ def _import(data: Any, club: Club | None) -> Event:
             defaults={"reason": text(row, "reason")},
         )
 
+    import_registrations(data, event, entries, check)
     tables = _import_games(data, event, ids, check)
     submissions = _import_reports(data, event, ids, tables, check)
     _import_audit(data, event, tables, check)

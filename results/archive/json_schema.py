@@ -71,7 +71,15 @@ def archive_schema() -> dict:
 
     from results.models import Submission
     from tournaments import kinds
-    from tournaments.models import Bracket, Event, GameResult, Player, Round, StoppaTable
+    from tournaments.models import (
+        Bracket,
+        Entry,
+        Event,
+        GameResult,
+        Player,
+        Round,
+        StoppaTable,
+    )
 
     from .schema import FORMAT_FIELDS
 
@@ -107,6 +115,9 @@ def archive_schema() -> dict:
             "points_first": _int(0, 20),
             "points_second": _int(0, 20),
             "points_third": _int(0, 20),
+            "registration_open": BOOL,
+            "cap": _int(2, 5000, null=True),
+            "door_closed": BOOL,
         },
         (
             "name",
@@ -133,8 +144,29 @@ def archive_schema() -> dict:
         ("ref", "name"),
     )
     entry = _obj(
-        {"ref": _int(0, BIG), "player": _ref(), "checked_in": BOOL, "withdrawn": BOOL},
+        {
+            "ref": _int(0, BIG),
+            "player": _ref(),
+            "checked_in": BOOL,
+            "checked_in_how": _choice(["", *Entry.CheckIn.values]),
+            "withdrawn": BOOL,
+        },
         ("ref", "player"),
+    )
+    # Online registrations (issue 28): the entry's ref while in, else the waiting place.
+    registration = _obj(
+        {
+            "name": _text(120, blank=False),
+            "acc_number": _text(20),
+            "entry": _ref(null=True),
+            "email": _text(254),
+            "phone": _text(30),
+            "created_at": WHEN,
+            "moved_up_at": WHEN,
+            "left_at": WHEN,
+            "waiting_position": _int(1, MAX_PLAYERS * 40, null=True),
+        },
+        ("name",),
     )
     forbidden_pair = _obj({"a": _ref(), "b": _ref(), "reason": _text(120)}, ("a", "b"))
     result = _obj(
@@ -331,6 +363,7 @@ def archive_schema() -> dict:
                 "players": _list(player, limit=MAX_PLAYERS),
                 "entries": _list(entry, limit=MAX_PLAYERS),
                 "forbidden_pairs": _list(forbidden_pair),
+                "registrations": _list(registration, limit=MAX_PLAYERS * 40),
                 "games": _list(game, limit=40),
                 "submissions": _list(submission),
                 "audit": _list(audit),

@@ -50,6 +50,9 @@ EVENT_FIELDS = (
     "points_first",
     "points_second",
     "points_third",
+    "registration_open",
+    "cap",
+    "door_closed",
 )
 MATCH_FIELDS = (
     "code",

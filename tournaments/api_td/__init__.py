@@ -6,8 +6,9 @@ and 404 for another club's event, as the pages do. Each action calls the service
 calls; a refused one answers 400 with the service's message and code on its field.
 
 By concern: ``base`` (authentication, input, answers), ``serializers``, ``events``,
-``entries``, ``games``, ``playoff`` and ``members``. The URLconf (``pegboard/api_urls.py``)
-reads the views from here.
+``entries``, ``games``, ``playoff``, ``members`` and ``registration`` (the door: online
+registration, the waiting list, self check-in, event templates). The URLconf
+(``pegboard/api_urls.py``) reads the views from here.
 """
 
 from .base import TD_AUTHENTICATION as TD_AUTHENTICATION
@@ -46,6 +47,11 @@ from .members import EventDoor as EventDoor
 from .playoff import CreatePlayoff as CreatePlayoff
 from .playoff import PlayoffGames as PlayoffGames
 from .playoff import UndoPlayoffGame as UndoPlayoffGame
+from .registration import ClubTemplate as ClubTemplate
+from .registration import ClubTemplates as ClubTemplates
+from .registration import EventFromTemplate as EventFromTemplate
+from .registration import EventRegistration as EventRegistration
+from .registration import EventSelfCheckIn as EventSelfCheckIn
 from .serializers import CheckInAllOutput as CheckInAllOutput
 from .serializers import DrawInput as DrawInput
 from .serializers import EventCreateInput as EventCreateInput

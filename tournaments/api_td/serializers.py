@@ -122,7 +122,7 @@ class TDEntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "name", "acc_number", "checked_in", "withdrawn"]
+        fields = ["id", "player", "name", "acc_number", "checked_in", "checked_in_how", "withdrawn"]
 
 
 class RegisterInput(serializers.Serializer):

@@ -7,6 +7,7 @@
 - ``playoff``: brackets, playoff matches and games.
 - ``stoppa``: Stoppa tables and seats.
 - ``audit``: the audit log.
+- ``door``: online registrations, the waiting list, event templates.
 
 ``tournaments.models.X`` keeps resolving for every name (migrations reference
 ``tournaments.models.new_seed``, the API schema settings ``tournaments.models.Event.Kind``).
@@ -26,6 +27,7 @@ from .members import validate_acc_number as validate_acc_number
 from .events import PRIVATE_STATUSES as PRIVATE_STATUSES
 from .events import Entry as Entry
 from .events import Event as Event
+from .events import new_door_token as new_door_token
 from .events import new_seed as new_seed
 from .games import ForbiddenPair as ForbiddenPair
 from .games import GameResult as GameResult
@@ -40,6 +42,9 @@ from .playoff import PlayoffMatch as PlayoffMatch
 from tournaments.stoppa.models import StoppaSeat as StoppaSeat
 from tournaments.stoppa.models import StoppaTable as StoppaTable
 from .audit import AuditEntry as AuditEntry
+from .door import EventTemplate as EventTemplate
+from .door import Registration as Registration
+from .door import WaitingPlace as WaitingPlace
 
 # A club's leagues (issue 28) live in their own package, registered here like Stoppa's.
 from tournaments.leagues.models import League as League
@@ -59,6 +64,7 @@ __all__ = [
     "Club",
     "Entry",
     "Event",
+    "EventTemplate",
     "ForbiddenPair",
     "GameResult",
     "League",
@@ -72,10 +78,13 @@ __all__ = [
     "PlayerQuerySet",
     "PlayoffGame",
     "PlayoffMatch",
+    "Registration",
     "Round",
     "StoppaSeat",
     "StoppaTable",
     "Table",
+    "WaitingPlace",
+    "new_door_token",
     "new_seed",
     "validate_acc_number",
 ]

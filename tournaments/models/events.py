@@ -18,6 +18,11 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+def new_door_token() -> str:
+    """A fresh token for the door QR's link (unguessable, short enough for a QR code)."""
+    return secrets.token_urlsafe(12)
+
+
 class Event(models.Model):
     """One event of a club: a club night, a sanctioned tournament (qualifying, then the cut to
     a playoff), a consolation, a playoff-only or internet-style bracket, or a round robin."""
@@ -212,6 +217,22 @@ class Event(models.Model):
         ),
     )
 
+    # Online pre-registration (issue 28): the public registration page takes entries up to
+    # ``cap`` (empty: no cap), then waiting-list places (tournaments.models.door).
+    registration_open = models.BooleanField(_("online registration open"), default=False)
+    cap = models.PositiveSmallIntegerField(
+        _("most entrants"),
+        null=True,
+        blank=True,
+        help_text=_("Registrations beyond it join the waiting list. Empty: no limit."),
+    )
+    # Self check-in at the door: the door QR carries ``door_token`` (the TD rotates it to
+    # void a leaked photo of the QR); closed by the TD, or by the first game drawn.
+    door_closed = models.BooleanField(_("door check-in closed"), default=False)
+    door_token = models.CharField(
+        _("door token"), max_length=32, default=new_door_token, editable=False
+    )
+
     class Meta:
         ordering = ["-date", "name"]
         verbose_name = _("event")
@@ -300,6 +321,16 @@ class Entry(models.Model):
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
+
+    class CheckIn(models.TextChoices):
+        TD = "td", _("by the TD")
+        LINK = "link", _('with "I\'m here" on their own link')
+        DOOR = "door", _("at the door's QR code")
+
+    # How the entry was last checked in: the TD sees who checked themselves in, and how.
+    checked_in_how = models.CharField(
+        _("checked in how"), max_length=4, choices=CheckIn, blank=True, default=""
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 

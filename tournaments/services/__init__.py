@@ -14,10 +14,15 @@ Each either changes everything it says or nothing, and raises
 - ``lifecycle``: whether an event counts for the season, cancelling it, deleting a draft
 - ``clubs``: the club's name, directors and defaults for new events
 - ``players``: renaming and merging the club's players
+- ``registration``: online pre-registration, the cap and the waiting list
+- ``door``: players' self check-in (their link, the door's QR) and the door's token
+- ``templates``: a club's event templates for the weekly night
 
 The public names stay importable from ``tournaments.services``.
 """
 
+# The door (issue 28), as modules: services.door, services.registration, services.templates.
+from . import door, registration, templates
 from ._common import acting_user, actor_name, analyze, locked_event, shared_event_lock
 from .clubs import (
     add_director,
@@ -77,6 +82,7 @@ __all__ = [
     "create_event",
     "create_playoff",
     "delete_draft_event",
+    "door",
     "draw_next_game",
     "enter_club_player",
     "enter_player",
@@ -92,6 +98,7 @@ __all__ = [
     "record_result",
     "redraw_game",
     "register_player",
+    "registration",
     "reinstate_entry",
     "release_game",
     "remove_director",
@@ -108,6 +115,7 @@ __all__ = [
     "settings_locks",
     "shared_event_lock",
     "swap_seats",
+    "templates",
     "undo_last_result",
     "undo_playoff_game",
     "update_club",

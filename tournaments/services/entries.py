@@ -49,11 +49,25 @@ def register_player(
     checked_in: bool = True,
 ) -> Entry:
     """Find or create a player by ACC number (else by name in the club) and enter them."""
+    player = find_or_make_player(event, name=name, acc_number=acc_number, status=status)
+    return enter_player(event, player, checked_in=checked_in)
+
+
+def find_or_make_player(
+    event: Event, *, name: str, acc_number: str = "", status: str = Player.Status.MEMBER
+) -> Player:
+    """The player a typed name (and ACC number) stands for: by ACC number, else the club's
+    player of that name (accents and case aside, or written surname first), else a new
+    one. Callers run it in their transaction."""
     name = " ".join(name.split())
     acc_number = check_acc_number(acc_number)  # the ACC's format, as for a membership
     if not name:
         raise ServiceError(
             TournamentsError.NAME_REQUIRED, _("A player needs a name."), field="name"
+        )
+    if len(name) > 120:
+        raise ServiceError(
+            TournamentsError.NAME_TOO_LONG, _("At most 120 characters."), field="name"
         )
     if status not in Player.Status.values:
         raise ServiceError(TournamentsError.BAD_STATUS, _("Unknown player status."), field="status")
@@ -95,13 +109,14 @@ def register_player(
             status=status,
             home_club=event.club if status == Player.Status.MEMBER else None,
         )
-    return enter_player(event, player, checked_in=checked_in)
+    return player
 
 
 @transaction.atomic
-def set_checked_in(entry: Entry, checked_in: bool) -> Entry:
+def set_checked_in(entry: Entry, checked_in: bool, *, how: str = Entry.CheckIn.TD) -> Entry:
     """Mark an entry present (or not) for the next draw (and, where the event counts the
-    checked-in as entrants, in or out of the standings)."""
+    checked-in as entrants, in or out of the standings); ``how`` (an ``Entry.CheckIn``) is
+    kept for the TD to see."""
     ranks_check_in = entry.event.entrants == Event.Entrants.CHECKED_IN
     if ranks_check_in:
         locked_event(entry.event)  # the event's row first: the lock order of every writer
@@ -111,7 +126,8 @@ def set_checked_in(entry: Entry, checked_in: bool) -> Entry:
             TournamentsError.WITHDRAWN, _("%(name)s has withdrawn.") % {"name": entry.player.name}
         )
     entry.checked_in = checked_in
-    entry.save(update_fields=["checked_in"])
+    entry.checked_in_how = how if checked_in else ""
+    entry.save(update_fields=["checked_in", "checked_in_how"])
     if ranks_check_in:
         hooks.results_changed(entry.event_id)
     return entry
@@ -147,6 +163,11 @@ def withdraw_entry(entry: Entry, *, forfeit_open: bool = False, user=None) -> En
         bridge.save_bracket(bracket, bridge.pure_bracket(bracket))
     if forfeit_open:
         forfeit_open_tables(entry, user=user)
+    if latest is None:
+        # Before the first draw a freed place goes to the first on the waiting list.
+        from .registration import fill_from_waiting_list
+
+        fill_from_waiting_list(event)
     hooks.results_changed(entry.event_id)
     return entry
 
@@ -239,7 +260,9 @@ def check_in_all(event: Event) -> int:
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
-    checked = event.entries.filter(withdrawn=False, checked_in=False).update(checked_in=True)
+    checked = event.entries.filter(withdrawn=False, checked_in=False).update(
+        checked_in=True, checked_in_how=Entry.CheckIn.TD
+    )
     if checked and event.entrants == Event.Entrants.CHECKED_IN:
         hooks.results_changed(event.pk)
     return checked

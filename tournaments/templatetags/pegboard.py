@@ -116,6 +116,15 @@ AUDIT_ACTIONS = {
     "pool_winners": gettext_lazy("side pool winners named"),
     "night_closed": gettext_lazy("night closed, balances carried"),
     "night_reopened": gettext_lazy("night re-opened"),
+    # The door (issue 28)
+    "registration_settings": gettext_lazy("online registration settings"),
+    "registered": gettext_lazy("registered online"),
+    "waiting_list": gettext_lazy("put on the waiting list"),
+    "moved_up": gettext_lazy("moved up from the waiting list"),
+    "left_waiting_list": gettext_lazy("left the waiting list"),
+    "withdrawn_online": gettext_lazy("withdrew on their registration page"),
+    "self_check_in": gettext_lazy("checked themselves in"),
+    "door": gettext_lazy("door check-in changed"),
 }
 
 
@@ -156,6 +165,17 @@ def audit_value(value) -> str:
         return sentence
     if "game" in value and set(value) <= {"game", "clock", "left", "minutes"}:
         return _clock_value(value)
+    if "player" in value and set(value) <= {"player", "how", "by", "position"}:  # the door
+        from tournaments.models import Entry
+
+        parts = [str(value["player"])]
+        if value.get("position"):
+            parts.append(_("place %(n)s on the waiting list") % {"n": value["position"]})
+        if value.get("how") in Entry.CheckIn.values:
+            parts.append(str(Entry.CheckIn(value["how"]).label))
+        if value.get("by"):
+            parts.append(_("from the phone of %(name)s") % {"name": value["by"]})
+        return ", ".join(parts)
     return ", ".join(f"{key}: {item}" for key, item in value.items())
 
 

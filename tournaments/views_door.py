@@ -1,0 +1,318 @@
+"""A night that runs itself at the door (issue 28): the TD's door page (registration, the
+waiting list, the door QR and who checked in how), the public registration page and a
+registration's own page, the door's check-in page, and the club's event templates.
+
+The public pages need no account: a registration's page is reached by its key, the door's
+page by the event's door token (which the TD rotates to void an old QR code).
+"""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from core import cache
+from core.errors import ServiceError
+
+from . import selectors
+from .forms.door import (
+    FromTemplateForm,
+    PublicRegistrationForm,
+    RegistrationSettingsForm,
+    TemplateForm,
+)
+from .models import Entry, Event, EventTemplate, Registration
+from .services import door, registration, templates
+
+# The session's key of the entries a phone checked in at the door, per event.
+DOOR_SESSION = "door-checked-in-%s"
+# A flood of registrations from one address, or of check-ins from one phone, is stopped (a
+# club's players share the hall's Wi-Fi: the door counts per phone, not per address).
+REGISTRATIONS_PER_ADDRESS = 20
+CHECK_INS_PER_PHONE = 8
+WINDOW_SECONDS = 600
+
+
+def _over(counter: str, limit: int) -> bool:
+    """Whether ``counter`` passed ``limit`` in this window (never, with the cache down)."""
+    found = cache.count(counter, window=WINDOW_SECONDS)
+    return found is not None and found > limit
+
+
+def _slow_down() -> str:
+    return _("Too many tries from this phone; wait a few minutes and try again.")
+
+
+def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG (the score cards' segno settings)."""
+    return segno.make(url, error="m").svg_inline(scale=6, border=2)
+
+
+def _door_url(request: HttpRequest, event: Event) -> str:
+    return request.build_absolute_uri(reverse("event-door", args=[event.pk, event.door_token]))
+
+
+def _td_door_page(request: HttpRequest, event: Event, *, form=None, status: int = 200):
+    waiting = event.waiting_list.select_related("registration__player").order_by("position")
+    return render(
+        request,
+        "tournaments/td_door.html",
+        {
+            "event": event,
+            "form": form
+            or RegistrationSettingsForm(
+                initial={"registration_open": event.registration_open, "cap": event.cap}
+            ),
+            "entrants": registration.entrants_count(event),
+            "waiting": waiting,
+            "registrations": event.registrations.select_related("player", "entry").order_by(
+                "created_at", "pk"
+            ),
+            "register_url": request.build_absolute_uri(reverse("event-register", args=[event.pk])),
+            "door_url": _door_url(request, event),
+            "door_qr": qr_svg(_door_url(request, event)),
+            "door_refusal": door.door_refusal(event),
+            "check_ins": door.self_check_ins(event),
+            "template_form": TemplateForm(initial={"name": event.name}),
+        },
+        status=status,
+    )
+
+
+@login_required
+def td_door(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The TD's door: online registration and the cap (POST), the waiting list, the door QR
+    and the self check-ins."""
+    event = selectors.directed_event(request.user, event_id)
+    if request.method != "POST":
+        return _td_door_page(request, event)
+    form = RegistrationSettingsForm(request.POST)
+    done = form.run(
+        lambda: registration.set_registration(
+            event,
+            registration_open=form.cleaned_data["registration_open"],
+            cap=form.cleaned_data["cap"],
+            user=request.user,
+        )
+    )
+    if done is None:
+        return _td_door_page(request, event, form=form, status=400)
+    messages.success(request, _("Registration settings saved."))
+    return redirect("td-door", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def td_door_switch(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Close or re-open the door's self check-in, or give the door QR a new token."""
+    event = selectors.directed_event(request.user, event_id)
+    action = request.POST.get("action")
+    try:
+        if action == "rotate":
+            door.set_door(event, rotate=True, user=request.user)
+            messages.success(request, _("The door QR code is new: the old one no longer works."))
+        else:
+            door.set_door(event, closed=action == "close", user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("td-door", event_id=event.pk)
+
+
+@login_required
+def td_door_print(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The door QR on a page of its own, to print or to show on a screen at the door."""
+    event = selectors.directed_event(request.user, event_id)
+    url = _door_url(request, event)
+    return render(
+        request, "tournaments/door_qr.html", {"event": event, "url": url, "qr": qr_svg(url)}
+    )
+
+
+def _registering_event(event_id: int) -> Event:
+    """An event open to online registration (a draft too: it is not public yet), else 404."""
+    event = (
+        Event.objects.select_related("club")
+        .exclude(status=Event.Status.CANCELLED)
+        .filter(pk=event_id, registration_open=True)
+        .first()
+    )
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+@never_cache
+def event_register(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The public registration page: a name, an optional email or phone; an entry below the
+    cap, else a place on the waiting list; the player lands on their own page."""
+    event = _registering_event(event_id)
+    form = PublicRegistrationForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and _over(
+        f"door:register:{event.pk}:{request.META.get('REMOTE_ADDR', '')}",
+        REGISTRATIONS_PER_ADDRESS,
+    ):
+        form.is_valid()
+        form.add_error(None, _slow_down())
+        status = 429
+    elif request.method == "POST":
+        made = form.run(
+            lambda: registration.register_online(
+                event,
+                name=form.cleaned_data["name"],
+                email=form.cleaned_data["email"],
+                phone=form.cleaned_data["phone"],
+            )
+        )
+        if made is not None:
+            return redirect("registration-page", key=made.key)
+        status = 400
+    context = {
+        "event": event,
+        "form": form,
+        "refusal": registration.registration_refusal(event),
+        "entrants": registration.entrants_count(event),
+    }
+    return render(request, "tournaments/event_register.html", context, status=status)
+
+
+@never_cache
+def registration_page(request: HttpRequest, key: str) -> HttpResponse:
+    """A registration's own page (its key is the link): "You're in", or the place on the
+    waiting list; "I can't come" frees the place for the next who waits."""
+    found = (
+        Registration.objects.select_related("event__club", "player", "entry")
+        .filter(key=key)
+        .first()
+    )
+    if found is None or found.event.status == Event.Status.CANCELLED:
+        raise Http404("Unknown link.")
+    action = request.POST.get("action") if request.method == "POST" else None
+    try:
+        if action == "withdraw":
+            registration.withdraw_registration(found)
+            messages.success(request, _("Your place is given up. Thank you for telling us."))
+        elif action == "here" and found.entry is not None:  # "I'm here", as on the link
+            door.self_check_in(found.entry, how=Entry.CheckIn.LINK)
+            messages.success(request, _("You are checked in. Good luck!"))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    if action:
+        return redirect("registration-page", key=key)
+    State = Registration.State
+    state, position = registration.registration_state(found)
+    entry = found.entry
+    return render(
+        request,
+        "tournaments/registration.html",
+        {
+            "registration": found,
+            "event": found.event,
+            "state": state,
+            "position": position,
+            "checked_in": entry is not None and entry.checked_in,
+            "door_refusal": door.door_refusal(found.event) if state == State.IN else None,
+        },
+    )
+
+
+def _door_event(event_id: int, token: str) -> Event:
+    event = Event.objects.select_related("club").filter(pk=event_id, door_token=token).first()
+    if event is None or event.status == Event.Status.CANCELLED:
+        raise Http404("This door code is no longer valid.")
+    return event
+
+
+@never_cache
+def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
+    """The door QR's page: find your name (accents aside) and check in. A phone that checks
+    in a second player is named in the audit log beside them."""
+    event = _door_event(event_id, token)
+    seen_key = DOOR_SESSION % event.pk
+    if request.method == "POST":
+        entry = get_object_or_404(
+            Entry.objects.select_related("player"), event=event, pk=request.POST.get("entry", 0)
+        )
+        if not request.session.session_key:
+            request.session.save()  # the phone's own counter needs its session
+        if _over(f"door:check-in:{event.pk}:{request.session.session_key}", CHECK_INS_PER_PHONE):
+            messages.error(request, _slow_down())
+            return redirect("event-door", event_id=event.pk, token=token)
+        earlier = [pk for pk in request.session.get(seen_key, []) if pk != entry.pk]
+        by = Entry.objects.select_related("player").filter(pk__in=earlier[:1]).first()
+        try:
+            door.self_check_in(entry, how=Entry.CheckIn.DOOR, by=by)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return redirect("event-door", event_id=event.pk, token=token)
+        request.session[seen_key] = list({*request.session.get(seen_key, []), entry.pk})
+        messages.success(
+            request, _("Welcome, %(name)s: you are checked in.") % {"name": entry.player.name}
+        )
+        return redirect("event-door", event_id=event.pk, token=token)
+    query = request.GET.get("q", "")[:120]
+    return render(
+        request,
+        "tournaments/event_door.html",
+        {
+            "event": event,
+            "token": token,
+            "query": query,
+            "found": door.door_candidates(event, query) if query else [],
+            "refusal": door.door_refusal(event),
+        },
+    )
+
+
+@login_required
+@require_POST
+def td_save_template(request: HttpRequest, event_id: int) -> HttpResponse:
+    """ "Save as template": the event's way of playing, under a name of the club's."""
+    event = selectors.directed_event(request.user, event_id)
+    form = TemplateForm(request.POST)
+    made = form.run(
+        lambda: templates.save_template(
+            event, name=form.cleaned_data["name"], replace=form.cleaned_data["replace"]
+        )
+    )
+    if made is None:
+        for errors in form.errors.values():
+            messages.error(request, " ".join(str(error) for error in errors))
+    else:
+        messages.success(request, _("Saved as the template %(name)s.") % {"name": made.name})
+    return redirect("td-event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def td_event_from_template(request: HttpRequest, club_id: int) -> HttpResponse:
+    """ "New event from template" on the club's page; or, with ``delete``, drop a template."""
+    club = selectors.directed_club(request.user, club_id)
+    if "delete" in request.POST:
+        try:
+            templates.delete_template(club, int(request.POST["delete"]))
+            messages.success(request, _("Template deleted."))
+        except (ServiceError, ValueError):
+            messages.error(request, _("There is no such template."))
+        return redirect("td-club", club_id=club.pk)
+    form = FromTemplateForm(request.POST, templates=EventTemplate.objects.filter(club=club))
+    made = form.run(
+        lambda: templates.event_from_template(
+            EventTemplate.objects.get(club=club, pk=form.cleaned_data["template"]),
+            name=form.cleaned_data["name"],
+            date=form.cleaned_data["date"],
+        )
+    )
+    if made is None:  # the club's page again, the errors beside the fields
+        from .views_club import _club_page
+
+        return _club_page(request, club, status=400, from_template_form=form)
+    messages.success(request, _("%(name)s is set up from the template.") % {"name": made.name})
+    return redirect("td-event", event_id=made.pk)
