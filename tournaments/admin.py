@@ -10,6 +10,7 @@ from .models import (
     Club,
     Entry,
     Event,
+    EventTemplate,
     ForbiddenPair,
     GameResult,
     MatchPointFormat,
@@ -17,10 +18,12 @@ from .models import (
     Player,
     PlayoffGame,
     PlayoffMatch,
+    Registration,
     Round,
     StoppaSeat,
     StoppaTable,
     Table,
+    WaitingPlace,
 )
 
 
@@ -279,3 +282,30 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
 # The leagues' admin (issue 28) lives with the leagues.
 from tournaments.leagues import admin as leagues_admin  # noqa: E402, F401
+
+
+# The door (issue 28): read-only here, since registering, moving up the waiting list and
+# checking in go through tournaments.services.door, which audits them.
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["event", "player", "entry", "created_at", "moved_up_at", "left_at"]
+    list_select_related = ["event", "player", "entry__player"]
+    search_fields = ["player__name", "email"]
+    fields = ["event", "player", "entry", "email", "phone", "created_at", "moved_up_at", "left_at"]
+    readonly_fields = fields
+
+
+@admin.register(WaitingPlace)
+class WaitingPlaceAdmin(admin.ModelAdmin):
+    list_display = ["event", "position", "registration", "created_at"]
+    list_select_related = ["event", "registration__player", "registration__event"]
+    fields = ["event", "registration", "position", "created_at"]
+    readonly_fields = fields
+
+
+@admin.register(EventTemplate)
+class EventTemplateAdmin(admin.ModelAdmin):
+    list_display = ["club", "name", "created_at"]
+    list_select_related = ["club"]
+    search_fields = ["name"]
+    readonly_fields = ["created_at"]
