@@ -118,7 +118,8 @@ def event_report(event: Event) -> EventReport:
     """The ACC report of ``event`` (see the module's docstring)."""
     placed, places = placed_standings(event.pk)
     rows = with_place_labels(
-        list(placed.filter(games_played__gt=0).select_related("entry__player")), places
+        list(placed.filter(games_played__gt=0).select_related("entry__player", "entry__partner")),
+        places,
     )
     players = [row.entry.player_id for row in rows]
     members = member_ids(event.club, players, event.date)

@@ -24,8 +24,9 @@ def _load_builtins() -> None:
         from tournaments.stoppa.kind import STOPPA
 
         from .cribbage import CRIBBAGE
+        from .partners import PARTNERS
 
-        for kind in (CRIBBAGE, STOPPA):
+        for kind in (CRIBBAGE, STOPPA, PARTNERS):
             _REGISTRY.setdefault(kind.key, kind)
 
 

@@ -26,7 +26,9 @@ from .members import validate_acc_number as validate_acc_number
 from .events import PRIVATE_STATUSES as PRIVATE_STATUSES
 from .events import Entry as Entry
 from .events import Event as Event
+from .events import entry_names as entry_names
 from .events import new_seed as new_seed
+from .events import team_name as team_name
 from .games import ForbiddenPair as ForbiddenPair
 from .games import GameResult as GameResult
 from .games import Round as Round
@@ -64,6 +66,8 @@ __all__ = [
     "StoppaSeat",
     "StoppaTable",
     "Table",
+    "entry_names",
     "new_seed",
+    "team_name",
     "validate_acc_number",
 ]

@@ -1,0 +1,128 @@
+"""Partners' cribbage (four-handed): teams of two as one entry, seated, scored and named."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import ServiceError
+from scoring.selectors import standings_for_event
+from scoring.services import recompute_standings
+from tests.factories import EventFactory, PlayerFactory
+from tournaments import kinds, selectors, services
+from tournaments.error_codes import TournamentsError
+from tournaments.models import Entry, Event
+
+pytestmark = pytest.mark.django_db
+
+NAMES = [
+    ("Anna Rossi", "Ștefan Pop"),
+    ("Łucja Nowak", "Jürgen Weiß"),
+    ("Niccolò Bianchi", "Zoë Lindqvist"),
+    ("Ann Whitfield", "Dolores Ibáñez"),
+]
+
+
+def partners_event(teams=NAMES, **kwargs) -> Event:
+    """A partners' event with ``teams`` registered (checked in) through the service."""
+    event = EventFactory(game="partners", pairing=Event.Pairing.SWISS, games_planned=3, **kwargs)
+    for name, partner in teams:
+        services.register_team(event, name=name, partner_name=partner)
+    return event
+
+
+def test_the_kind_is_registered_and_says_what_it_needs():
+    kind = kinds.get("partners")
+    assert kind.team_size == 2
+    assert kinds.get("cribbage").team_size == 1
+    assert kinds.get("stoppa").team_size == 1
+    assert (kind.acc_points, kind.seasons, kind.playoffs) == (False, False, False)
+    assert ("partners", kind.label) in kinds.choices()
+
+
+def test_a_team_is_one_entry_named_by_both_partners():
+    event = partners_event(NAMES[:1])
+    entry = Entry.objects.get(event=event)
+    assert entry.player.name == "Anna Rossi"
+    assert entry.partner.name == "Ștefan Pop"
+    assert entry.name == "Anna Rossi & Ștefan Pop"
+    assert str(entry) == "Anna Rossi & Ștefan Pop"
+    assert entry.checked_in is True
+    assert entry.player_ids == (entry.player_id, entry.partner_id)
+
+
+@pytest.mark.parametrize(
+    "name, partner, code, field",
+    [
+        ("Anna Rossi", "anna rossi", TournamentsError.SAME_PLAYER, "partner"),
+        ("Anna Rossi", "Mara Dinu", TournamentsError.ALREADY_IN_TEAM, "name"),
+        ("Mara Dinu", "Ștefan Pop", TournamentsError.ALREADY_IN_TEAM, "partner"),
+        ("Mara Dinu", "Anna Rossi", TournamentsError.ALREADY_IN_TEAM, "partner"),
+    ],
+)
+def test_a_bad_team_is_refused_and_nothing_is_written(name, partner, code, field):
+    event = partners_event(NAMES[:1])
+    players = PlayerFactory._meta.model.objects.count()
+    with pytest.raises(ServiceError) as refused:
+        services.register_team(event, name=name, partner_name=partner)
+    assert (refused.value.code, refused.value.field) == (code, field)
+    assert event.entries.count() == 1
+    assert PlayerFactory._meta.model.objects.count() == players  # no player left behind
+
+
+def test_a_partner_on_a_two_player_event_and_a_lone_player_on_a_partners_event_are_refused():
+    crib = EventFactory()
+    with pytest.raises(ServiceError) as refused:
+        services.register_team(crib, name="Anna Rossi", partner_name="Ștefan Pop")
+    assert refused.value.code == TournamentsError.NOT_TEAM_GAME
+    event = partners_event(())
+    with pytest.raises(ServiceError) as refused:
+        services.register_player(event, name="Mara Dinu")
+    assert refused.value.code == TournamentsError.PARTNER_REQUIRED
+    with pytest.raises(ServiceError) as refused:
+        services.import_roster(event, "Mara Dinu\nIon Popa")
+    assert refused.value.code == TournamentsError.PARTNER_REQUIRED
+    assert event.entries.count() == 0
+
+
+def test_the_database_keeps_a_partner_in_one_team_and_apart_from_the_player():
+    from django.db import IntegrityError, transaction
+
+    event = partners_event(NAMES[:1])
+    team = event.entries.get()
+    other = PlayerFactory(home_club=event.club)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Entry.objects.create(event=event, player=other, partner=team.partner)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Entry.objects.create(event=event, player=other, partner=other)
+
+
+def test_teams_are_seated_two_a_table_and_ranked_as_teams():
+    event = partners_event()
+    round_ = services.draw_next_game(event)
+    tables = list(round_.tables.order_by("number"))
+    assert len(tables) == 2 and all(t.seat_b_id for t in tables)
+    lines = event.game_kind.seat_lines(event, 1)
+    assert len(lines) == 8  # both partners of each team find their table
+    by_name = {line.name: line.table for line in lines}
+    anna = event.entries.get(player__name="Anna Rossi")
+    anna_table = next(t.number for t in tables if anna.pk in (t.seat_a_id, t.seat_b_id))
+    assert by_name["Anna Rossi"] == by_name["Ștefan Pop"] == anna_table
+    for table in tables:  # Anna's team wins its table, seat A wins the other
+        winner = anna if anna.pk in (table.seat_a_id, table.seat_b_id) else table.seat_a
+        services.record_result(event, table=table, winner=winner, loser_score=100)
+    recompute_standings(event.pk)
+    rows = standings_for_event(event.pk)
+    assert len(rows) == 4
+    top = next(r for r in rows if r.entry_id == anna.pk)
+    assert (top.games_won, top.game_points, top.spread) == (1, 2, 21)
+    assert top.entry.name == "Anna Rossi & Ștefan Pop"
+
+
+def test_either_partner_finds_the_team():
+    event = partners_event()
+    services.draw_next_game(event)
+    for typed in ("stefan", "ANNA"):
+        rounds = selectors.rounds_with_tables(event, released_only=True, find=typed)
+        tables = [t for r in rounds for t in r.tables.all()]
+        assert len(tables) == 1
+        assert "Anna Rossi & Ștefan Pop" in (tables[0].seat_a.name, tables[0].seat_b.name)
