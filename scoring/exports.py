@@ -343,10 +343,12 @@ def _stoppa_results(event: Event, released_only: bool) -> Export:
 SEATING_ROWS: dict[str, Callable[[Event, int | None, bool], Export]] = {
     "cribbage": _two_player_seating,
     "stoppa": _stoppa_seating,
+    "partners": _two_player_seating,  # two teams a table: each seat names both partners
 }
 RESULT_ROWS: dict[str, Callable[[Event, bool], Export]] = {
     "cribbage": _two_player_results,
     "stoppa": _stoppa_results,
+    "partners": _two_player_results,
 }
 
 

@@ -129,7 +129,13 @@ def archive_schema() -> dict:
         ("ref", "name"),
     )
     entry = _obj(
-        {"ref": _int(0, BIG), "player": _ref(), "checked_in": BOOL, "withdrawn": BOOL},
+        {
+            "ref": _int(0, BIG),
+            "player": _ref(),
+            "partner": _ref(null=True),
+            "checked_in": BOOL,
+            "withdrawn": BOOL,
+        },
         ("ref", "player"),
     )
     forbidden_pair = _obj({"a": _ref(), "b": _ref(), "reason": _text(120)}, ("a", "b"))

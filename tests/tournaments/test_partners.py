@@ -126,3 +126,95 @@ def test_either_partner_finds_the_team():
         tables = [t for r in rounds for t in r.tables.all()]
         assert len(tables) == 1
         assert "Anna Rossi & Ștefan Pop" in (tables[0].seat_a.name, tables[0].seat_b.name)
+
+
+def _play_a_game(event) -> Entry:
+    """Draw the next game and let Anna Rossi's team win its table, seat A the others."""
+    anna = event.entries.get(player__name="Anna Rossi")
+    for table in services.draw_next_game(event).tables.order_by("number"):
+        winner = anna if anna.pk in (table.seat_a_id, table.seat_b_id) else table.seat_a
+        services.record_result(event, table=table, winner=winner, loser_score=90)
+    return anna
+
+
+def test_the_archive_carries_the_teams_both_ways():
+    import json
+
+    from results.archive import export_event, import_event
+    from tests.factories import ClubFactory
+
+    event = partners_event()
+    _play_a_game(event)
+    data = json.loads(json.dumps(export_event(event)))
+    assert len(data["players"]) == 8
+    assert all("partner" in row for row in data["entries"])
+    copy = import_event(data, club=ClubFactory())
+    names = sorted(e.name for e in copy.entries.select_related("player", "partner"))
+    assert names == sorted(f"{a} & {b}" for a, b in NAMES)
+    assert copy.game == "partners"
+    bad = json.loads(json.dumps(data))
+    bad["entries"][1]["partner"] = bad["entries"][0]["player"]
+    with pytest.raises(ServiceError) as refused:
+        import_event(bad, club=ClubFactory())
+    assert "enter one player twice" in refused.value.message
+
+
+def test_exports_name_both_partners():
+    from scoring import exports
+
+    event = partners_event()
+    _play_a_game(event)
+    recompute_standings(event.pk)
+    team = "Anna Rossi & Ștefan Pop"
+    for export in (
+        exports.standings_export(event),
+        exports.seating_export(event, 1),
+        exports.results_export(event),
+    ):
+        text = exports.render_csv(export).decode("utf-8-sig")
+        assert team in text, text
+
+
+def test_ratings_rate_a_table_as_two_teams_of_two():
+    from scoring import ratings
+    from scoring.models import PlayerRating
+
+    event = partners_event()
+    anna = _play_a_game(event)
+    _play_a_game(event)
+    assert ratings.update_club(event.club_id) == "scratch"
+    rows = {r.player.name: r for r in PlayerRating.objects.select_related("player")}
+    assert len(rows) == 8 and all(r.games == 2 for r in rows.values())
+    # Partners won and lost together: the same change from the same start.
+    assert rows["Anna Rossi"].mu == pytest.approx(rows["Ștefan Pop"].mu)
+    assert rows["Anna Rossi"].mu > 25  # won both
+    assert ratings.player_game_counts(anna.partner_id) == (2, 2)
+    again = {
+        p: (mu, sigma)
+        for p, mu, sigma in PlayerRating.objects.values_list("player_id", "mu", "sigma")
+    }
+    assert ratings.update_club(event.club_id, from_scratch=True) == "scratch"
+    assert again == {
+        p: (mu, sigma)
+        for p, mu, sigma in PlayerRating.objects.values_list("player_id", "mu", "sigma")
+    }
+    seeds = ratings.entry_ratings(event.pk)
+    anna_rating = rows["Anna Rossi"]
+    assert seeds[anna.pk] == pytest.approx(anna_rating.mu - 3 * anna_rating.sigma)
+
+
+def test_a_players_page_shows_the_record_with_each_partner(client):
+    from scoring.partners import partner_record
+
+    event = partners_event()
+    anna = _play_a_game(event)
+    _play_a_game(event)
+    lines = partner_record(anna.partner_id)
+    assert [(line.name, line.games, line.won, line.events) for line in lines] == [
+        ("Anna Rossi", 2, 2, 1)
+    ]
+    others = partner_record(event.entries.get(player__name="Łucja Nowak").partner_id)
+    assert [(line.name, line.games) for line in others] == [("Łucja Nowak", 2)]
+    html = client.get(f"/players/{anna.partner_id}/").content.decode()
+    assert "With partners" in html and "Anna Rossi" in html
+    assert '<span id="games-won-played">2 / 2</span>' in html
