@@ -218,3 +218,30 @@ def test_a_players_page_shows_the_record_with_each_partner(client):
     html = client.get(f"/players/{anna.partner_id}/").content.decode()
     assert "With partners" in html and "Anna Rossi" in html
     assert '<span id="games-won-played">2 / 2</span>' in html
+
+
+def test_the_projector_and_find_your_table_name_both_partners(client):
+    event = partners_event()
+    anna = _play_a_game(event)
+    recompute_standings(event.pk)
+    assert client.get(f"/events/{event.pk}/projector/").status_code == 200
+    rows = client.get(f"/events/{event.pk}/standings/?projector=1").content.decode()
+    assert f'<a href="/players/{anna.player_id}/">Anna Rossi</a> &amp; <a' in rows
+    seats = client.get(f"/events/{event.pk}/projector/seating/").content.decode()
+    assert "Ștefan Pop" in seats and "Anna Rossi" in seats  # each partner finds the table
+    page = client.get(f"/events/{event.pk}/").content.decode()
+    assert f'<a href="/players/{anna.partner_id}/">Ștefan Pop</a>' in page
+    assert "<th>Team</th>" in page
+    found = client.get(f"/events/{event.pk}/standings/?find=stefan").content.decode()
+    assert "Anna Rossi" in found and "Łucja Nowak" not in found
+
+
+def test_score_cards_and_table_cards_name_both_partners():
+    from results import printables
+
+    event = partners_event()
+    _play_a_game(event)
+    cards = printables.score_cards(event, "http://testserver")
+    anna = next(c for c in cards if c["entry"].player.name == "Anna Rossi")
+    assert anna["entry"].name == "Anna Rossi & Ștefan Pop"
+    assert all(" & " in row["opponent"] for row in anna["rows"] if row["opponent"])
