@@ -245,3 +245,28 @@ def test_score_cards_and_table_cards_name_both_partners():
     anna = next(c for c in cards if c["entry"].player.name == "Anna Rossi")
     assert anna["entry"].name == "Anna Rossi & Ștefan Pop"
     assert all(" & " in row["opponent"] for row in anna["rows"] if row["opponent"])
+
+
+def test_a_clone_keeps_the_teams_and_a_merge_follows_a_partner():
+    import datetime
+
+    event = partners_event(NAMES[:2])
+    copy = services.clone_event(
+        event, name="Next week", date=event.date + datetime.timedelta(days=7), with_players=True
+    )
+    assert sorted(e.name for e in copy.entries.select_related("player", "partner")) == sorted(
+        f"{a} & {b}" for a, b in NAMES[:2]
+    )
+    twin = PlayerFactory(name="Stefan Pop", home_club=event.club)
+    later = EventFactory(club=event.club, game="partners", name="Later")
+    services.register_team(later, name="Mara Dinu", partner=twin.pk)
+    assert later.entries.get().partner_id == twin.pk
+    stefan = event.entries.get(player__name="Anna Rossi").partner
+    services.merge_players(event.club, keep=stefan, merged=twin)
+    team = later.entries.select_related("player", "partner").get()
+    assert team.name == "Mara Dinu & Ștefan Pop"
+    with pytest.raises(ServiceError) as refused:  # both in one event: two people
+        services.merge_players(
+            event.club, keep=stefan, merged=event.entries.get(player__name="Łucja Nowak").partner
+        )
+    assert refused.value.code == TournamentsError.BOTH_ENTERED
