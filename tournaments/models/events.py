@@ -328,9 +328,10 @@ class Entry(models.Model):
     def name(self) -> str:
         """The entry's name as shown everywhere: the player's, or both partners' for a team
         (select ``partner`` with ``player`` where many are shown)."""
-        if self.partner_id is None:
+        partner = self.partner if self.partner_id is not None else None
+        if partner is None:
             return self.player.name
-        return team_name(self.player.name, self.partner.name)
+        return team_name(self.player.name, partner.name)
 
     @property
     def player_ids(self) -> tuple[int, ...]:
