@@ -270,3 +270,10 @@ def test_a_clone_keeps_the_teams_and_a_merge_follows_a_partner():
             event.club, keep=stefan, merged=event.entries.get(player__name="Łucja Nowak").partner
         )
     assert refused.value.code == TournamentsError.BOTH_ENTERED
+
+
+def test_a_draw_asks_for_teams_in_the_kinds_words():
+    event = partners_event(NAMES[:1])
+    with pytest.raises(ServiceError) as refused:
+        services.draw_next_game(event)
+    assert refused.value.message == "At least 2 checked-in teams are needed."

@@ -10,6 +10,8 @@ hand records (a four-handed deal is not a two-player hand record).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +33,14 @@ class Partners(Cribbage):
     paper_import = False
     hand_records = False
     template = "kinds/cribbage.html"
+    messages = replace(
+        Cribbage.messages,
+        field_changed=_(
+            "The field changed since game %(n)s was drafted (a late team, a withdrawal or a "
+            "check-out): draw it again before releasing it."
+        ),
+        too_few=_("At least %(n)s checked-in teams are needed."),
+    )
 
     def seat_lines(self, event, number: int) -> list[SeatLine]:
         """Every partner of every team seated in released game ``number``, alphabetically,
