@@ -277,3 +277,19 @@ def test_a_draw_asks_for_teams_in_the_kinds_words():
     with pytest.raises(ServiceError) as refused:
         services.draw_next_game(event)
     assert refused.value.message == "At least 2 checked-in teams are needed."
+
+
+def test_a_round_robin_of_pairs_meets_every_other_team_once():
+    event = partners_event()
+    event.pairing = Event.Pairing.ROUND_ROBIN
+    event.save()
+    met = set()
+    for _game in range(3):
+        _play_a_game(event)
+    for a, b in event.rounds.values_list("tables__seat_a_id", "tables__seat_b_id"):
+        met.add(frozenset((a, b)))
+    assert len(met) == 6  # 4 teams: every pair once
+    recompute_standings(event.pk)
+    top = standings_for_event(event.pk)[0]
+    # Three skunks (the losers stopped at 90): 3 game points each.
+    assert (top.entry.name, top.games_won, top.game_points) == ("Anna Rossi & Ștefan Pop", 3, 9)
