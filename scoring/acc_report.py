@@ -142,7 +142,7 @@ def event_report(event: Event) -> EventReport:
         line = ReportLine(
             entry_id=row.entry_id,
             place=row.place_label,  # type: ignore[attr-defined]
-            name=player.name,
+            name=row.entry.name,  # a team: both partners
             acc_number=numbers.get(player.pk) or player.acc_number,
             member=player.pk in members,
             games_played=row.games_played,
