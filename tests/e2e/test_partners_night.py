@@ -190,5 +190,7 @@ def test_a_partners_night_from_nothing_to_the_final_standings(
     checks.a11y(public, "public standings: teams")
     public.goto(f"/players/{team.partner_id}/")
     expect(public.locator("#partners")).to_be_visible()
-    expect(public.locator("table").filter(has_text="Anna Rossi")).to_contain_text("3")
+    record = public.locator("#partner-record tbody tr")
+    expect(record).to_have_count(1)
+    expect(record.get_by_role("cell")).to_have_text(["Anna Rossi", "3", "3", "0", "1"])
     checks.a11y(public, "player page: with partners")
