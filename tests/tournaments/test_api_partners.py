@@ -95,3 +95,18 @@ def test_the_td_page_registers_a_team_and_shows_a_refusal_beside_the_field(td_cl
     assert "Ștefan Pop already plays in this event: Anna Rossi &amp; Ștefan Pop." in html
     assert 'value="Mara Dinu"' in html
     assert event.entries.count() == 1
+
+
+def test_a_typo_of_a_club_players_name_is_refused_unless_new_players_are_asked(td_client, event):
+    PlayerFactory(name="Ann Whitfield", home_club=event.club)
+    url = f"/td/events/{event.pk}/teams/"
+    refused = td_client.post(url, {"name": "Ann Whitfeld", "partner": "Bob Ng"})
+    assert refused.status_code == 400
+    assert "The club has players with a name like this: Ann Whitfield." in refused.content.decode()
+    assert event.entries.count() == 0
+    done = td_client.post(url, {"name": "ann whitfield", "partner": "Bob Ng"})
+    assert done.status_code == 302
+    team = event.entries.select_related("player", "partner").get()
+    assert team.name == "Ann Whitfield & Bob Ng"  # the club's player, not a copy
+    done = td_client.post(url, {"name": "Ann Whitfeld", "partner": "Cleo Ng", "new": "on"})
+    assert done.status_code == 302 and event.entries.count() == 2
