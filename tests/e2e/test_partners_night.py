@@ -64,8 +64,8 @@ def tables_of(event: Event, game: int) -> list[Table]:
 
 def register_in_browser(td: Page, name: str, partner: str) -> None:
     form = td.locator("#register-team")
-    form.get_by_label("Player").fill(name)
-    form.get_by_label("Partner").fill(partner)
+    form.get_by_label("Player", exact=True).fill(name)
+    form.get_by_label("Partner", exact=True).fill(partner)
     form.get_by_role("button", name="Add the team").click()
 
 
