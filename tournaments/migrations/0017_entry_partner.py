@@ -5,23 +5,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0016_memberships'),
+        ("tournaments", "0016_memberships"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='partner',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='partner_entries', to='tournaments.player', verbose_name='partner'),
+            model_name="entry",
+            name="partner",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="partner_entries",
+                to="tournaments.player",
+                verbose_name="partner",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('event', 'partner'), name='one_entry_per_partner'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("event", "partner"), name="one_entry_per_partner"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('partner', models.F('player')), _negated=True), name='partner_not_player'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("partner", models.F("player")), _negated=True),
+                name="partner_not_player",
+            ),
         ),
     ]
