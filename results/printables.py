@@ -47,7 +47,14 @@ def _game_rows(event, entries):
     """Two-player games: per game the opponent, table, game points, plus or minus."""
     tables = list(
         Table.objects.filter(round__event=event, round__status=Round.Status.RELEASED)
-        .select_related("round", "seat_a__player", "seat_b__player", "result")
+        .select_related(
+            "round",
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "result",
+        )
         .order_by("round__number")
     )
     games = max(event.games_planned, max((t.round.number for t in tables), default=0))
@@ -71,7 +78,7 @@ def _game_rows(event, entries):
             }
             if game_table is not None:
                 other = game_table.seat_b if game_table.seat_a_id == entry.pk else game_table.seat_a
-                row["opponent"] = other.player.name if other else "bye"
+                row["opponent"] = other.name if other else "bye"
                 row["table"] = game_table.number or "-"
                 result = getattr(game_table, "result", None)
                 if result is not None:
@@ -169,7 +176,7 @@ def _two_seat_cards(event, latest: Round, base_url: str) -> list[dict]:
     (otherwise one person holding the card could report for both players)."""
     tables = list(
         latest.tables.filter(seat_b__isnull=False).select_related(
-            "seat_a__player", "seat_b__player"
+            "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
         )
     )
     with_keys = event.confirmation == event.Confirmation.DESK_CHECK
@@ -271,7 +278,16 @@ def _rounds(event):
     latest = event.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
     if latest is None or event.game_kind.result_shape != ResultShape.WINNER_SCORE:
         return []
-    return [(latest, list(latest.tables.select_related("seat_a__player", "seat_b__player")))]
+    return [
+        (
+            latest,
+            list(
+                latest.tables.select_related(
+                    "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+                )
+            ),
+        )
+    ]
 
 
 def _seat_lines(event):

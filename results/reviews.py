@@ -131,7 +131,9 @@ def missed_points_leaders(event, limit: int = 10) -> list[MissedPoints]:
             row[0] += totals["given_away"]
             row[1] += totals["decisions"]
             row[2] += 1
-    names = dict(event.entries.filter(pk__in=list(sums)).values_list("pk", "player__name"))
+    from tournaments.models import entry_names
+
+    names = entry_names(event.entries.filter(pk__in=list(sums)))
     leaders = [
         MissedPoints(pk, names.get(pk, "?"), round(row[0], 2), int(row[1]), int(row[2]))
         for pk, row in sums.items()

@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.http import Http404
 
 from tournaments.hooks import DeskMark, DeskMarks
-from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Table
+from tournaments.models import AuditEntry, Entry, Event, GameResult, Round, Table, team_name
 from tournaments.selectors import clubs_directed_by
 
 from .lifecycle import OPEN, POLLED_TABLE_STATES, TableState
@@ -38,7 +38,14 @@ def current_table(entry: Entry) -> Table | None:
         return None
     return (
         Table.objects.select_related(
-            "round", "seat_a__player", "seat_b__player", "result__winner__player", "dispute"
+            "round",
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "result__winner__player",
+            "result__winner__partner",
+            "dispute",
         )
         .filter(round=latest)
         .filter(Q(seat_a=entry) | Q(seat_b=entry))
@@ -49,9 +56,9 @@ def current_table(entry: Entry) -> Table | None:
 def versions(table: Table) -> list[Submission]:
     """Every version of a table's result, oldest first."""
     return list(
-        table.submissions.select_related("by_entry__player", "by_user", "winner__player").order_by(
-            "created_at", "pk"
-        )
+        table.submissions.select_related(
+            "by_entry__player", "by_entry__partner", "by_user", "winner__player", "winner__partner"
+        ).order_by("created_at", "pk")
     )
 
 
@@ -61,7 +68,14 @@ def my_games(entry: Entry) -> list[Table]:
         Table.objects.filter(round__event_id=entry.event_id, round__status=Round.Status.RELEASED)
         .filter(Q(seat_a=entry) | Q(seat_b=entry))
         .select_related(
-            "round", "seat_a__player", "seat_b__player", "result__winner__player", "dispute"
+            "round",
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "result__winner__player",
+            "result__winner__partner",
+            "dispute",
         )
         .order_by("-round__number")
     )
@@ -143,7 +157,13 @@ def open_disputes(event: Event) -> list[Dispute]:
     """Disputes waiting for the TD, each with its table and versions."""
     disputes = list(
         Dispute.objects.filter(event=event, ruled_at__isnull=True)
-        .select_related("table__round", "table__seat_a__player", "table__seat_b__player")
+        .select_related(
+            "table__round",
+            "table__seat_a__player",
+            "table__seat_a__partner",
+            "table__seat_b__player",
+            "table__seat_b__partner",
+        )
         .order_by("opened_at")
     )
     by_table = _versions_by_table([d.table_id for d in disputes])
@@ -157,7 +177,9 @@ def _versions_by_table(table_ids: list[int]) -> dict[int, list[Submission]]:
     found: dict[int, list[Submission]] = {}
     for version in (
         Submission.objects.filter(table_id__in=table_ids)
-        .select_related("by_entry__player", "by_user", "winner__player")
+        .select_related(
+            "by_entry__player", "by_entry__partner", "by_user", "winner__player", "winner__partner"
+        )
         .order_by("created_at", "pk")
     ):
         found.setdefault(version.table_id, []).append(version)
@@ -169,7 +191,9 @@ def to_check(event: Event) -> list[Table]:
     tables = list(
         Table.objects.filter(round__event=event, submissions__status=Submission.Status.TO_CHECK)
         .distinct()
-        .select_related("round", "seat_a__player", "seat_b__player")
+        .select_related(
+            "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+        )
         .order_by("round__number", "number")
     )
     by_table = _versions_by_table([t.pk for t in tables])
@@ -188,7 +212,9 @@ def open_tables(event: Event) -> list[Table]:
         return []
     return list(
         latest.tables.filter(result__isnull=True, seat_b__isnull=False)
-        .select_related("round", "seat_a__player", "seat_b__player")
+        .select_related(
+            "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+        )
         .order_by("number")
     )
 
@@ -223,7 +249,15 @@ def table_to_correct(event: Event, game: int, number: int) -> Table | None:
             number=number,
             result__isnull=False,
         )
-        .select_related("round", "seat_a__player", "seat_b__player", "result__winner__player")
+        .select_related(
+            "round",
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "result__winner__player",
+            "result__winner__partner",
+        )
         .first()
     )
 
@@ -283,12 +317,16 @@ def desk_marks(event_id: int, round_id: int | None = None) -> DeskMarks:
                 "pk",
                 "table_id",
                 "by_entry__player__name",
+                "by_entry__partner__name",
                 "winner__player__name",
+                "winner__partner__name",
                 "loser_score",
                 "forfeit",
             )
         )
-        for pk, table_id, by, winner, loser_score, forfeit in pending:
+        for pk, table_id, by, by_partner, winner, winner_partner, loser_score, forfeit in pending:
+            by = team_name(by, by_partner) if by_partner else by
+            winner = team_name(winner, winner_partner) if winner_partner else winner
             reports[table_id] = {  # the latest report of a table wins
                 "version": pk,
                 "by": by or "",

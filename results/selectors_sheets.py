@@ -75,7 +75,7 @@ class PlayerSeat:
 
     def waiting_for(self) -> list[str]:
         """Names of the players who have yet to confirm the open sheet."""
-        return [s.entry.player.name for s, _net, done in self.sheet_rows() if not done]
+        return [s.entry.name for s, _net, done in self.sheet_rows() if not done]
 
 
 def _sessions(entry: Entry) -> tuple[SessionLine, ...]:
@@ -103,14 +103,16 @@ def player_seat(entry: Entry) -> PlayerSeat:
     table = mine.table
     sessions = _sessions(entry)
     common = {"table": table, "seat": mine.position, "sessions": sessions}
-    seats = tuple(table.seats.select_related("entry__player").order_by("position"))
+    seats = tuple(
+        table.seats.select_related("entry__player", "entry__partner").order_by("position")
+    )
     if table.sitting_out:
         return PlayerSeat(SeatState.SITTING_OUT, **common)
     if table.has_result:
         return PlayerSeat(SeatState.RECORDED, **common, seats=seats)
     sheet = (
         NetSheet.objects.filter(table=table, status=NetSheet.Status.OPEN)
-        .select_related("by_entry__player")
+        .select_related("by_entry__player", "by_entry__partner")
         .first()
     )
     if sheet is None:
@@ -127,7 +129,7 @@ def open_sheets(event) -> list[NetSheet]:
     with ``rows``: (seat, net reported, whether that player confirmed), in seat order."""
     sheets = list(
         NetSheet.objects.filter(table__round__event=event, status=NetSheet.Status.OPEN)
-        .select_related("table__round", "by_entry__player")
+        .select_related("table__round", "by_entry__player", "by_entry__partner")
         .prefetch_related("table__seats__entry__player")
         .order_by("table__round__number", "table__number")
     )
@@ -159,15 +161,15 @@ def reported_nets(round_id: int) -> dict[int, ReportedNets]:
     found: dict[int, ReportedNets] = {}
     for sheet in (
         NetSheet.objects.filter(table__round_id=round_id, status=NetSheet.Status.OPEN)
-        .select_related("by_entry__player")
+        .select_related("by_entry__player", "by_entry__partner")
         .prefetch_related("table__seats__entry__player")
     ):
         confirmed = set(sheet.confirmed_by)
         found[sheet.table_id] = ReportedNets(
-            by=sheet.by_entry.player.name,
+            by=sheet.by_entry.name,
             nets={int(pk): net for pk, net in sheet.nets.items()},
             waiting=tuple(
-                seat.entry.player.name
+                seat.entry.name
                 for seat in sheet.table.seats.all()
                 if seat.entry_id not in confirmed
             ),

@@ -172,8 +172,8 @@ def _report(form: PlayerReportForm, deals, entry, here, key: str):
         if _deals_filled(deals):
             opponent = here().opponent
             built = deals.to_record(
-                me=entry.player.name,
-                opponent=opponent.player.name if opponent else "",
+                me=entry.name,
+                opponent=opponent.name if opponent else "",
                 target=entry.event.target,
                 muggins=entry.event.muggins,
             )

@@ -118,7 +118,8 @@ def event_report(event: Event) -> EventReport:
     """The ACC report of ``event`` (see the module's docstring)."""
     placed, places = placed_standings(event.pk)
     rows = with_place_labels(
-        list(placed.filter(games_played__gt=0).select_related("entry__player")), places
+        list(placed.filter(games_played__gt=0).select_related("entry__player", "entry__partner")),
+        places,
     )
     players = [row.entry.player_id for row in rows]
     members = member_ids(event.club, players, event.date)
@@ -141,7 +142,7 @@ def event_report(event: Event) -> EventReport:
         line = ReportLine(
             entry_id=row.entry_id,
             place=row.place_label,  # type: ignore[attr-defined]
-            name=player.name,
+            name=row.entry.name,  # a team: both partners
             acc_number=numbers.get(player.pk) or player.acc_number,
             member=player.pk in members,
             games_played=row.games_played,

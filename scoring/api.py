@@ -31,7 +31,7 @@ ANSWERED_FOR = 3600  # seconds a public standings page stays in the cache
 
 class StandingSerializer(serializers.ModelSerializer):
     entry = serializers.IntegerField(source="entry_id")
-    name = serializers.CharField(source="entry.player.name")
+    name = serializers.CharField(source="entry.name")
     acc_number = serializers.CharField(source="entry.player.acc_number")
     withdrawn = serializers.BooleanField(source="entry.withdrawn")
     display = serializers.SerializerMethodField(

@@ -37,7 +37,7 @@ class PDFRenderer(renderers.BaseRenderer):
 
 
 class MrpAwardSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="entry.player.name", read_only=True)
+    name = serializers.CharField(source="entry.name", read_only=True)
 
     class Meta:
         model = MrpAward
@@ -120,6 +120,6 @@ class ComputeMrp(TDView):
     def post(self, request: Request, event_id: int) -> Response:
         awards = compute_event_mrp(self.event())
         rows = MrpAward.objects.filter(pk__in=[a.pk for a in awards]).select_related(
-            "entry__player"
+            "entry__player", "entry__partner"
         )
         return Response(MrpAwardSerializer(rows.order_by("qualifying_rank"), many=True).data)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tournaments.kinds import CrossCell, ResultShape
-from tournaments.models import Event, Round
+from tournaments.models import Event, Round, entry_name
 
 from .models import STANDINGS_ORDER, Standing
 from .selectors import snapshot_for_event
@@ -79,6 +79,7 @@ ROW_FIELDS = (
     "rank",
     "tied",
     "entry__player__name",
+    "entry__partner__name",
     "entry__withdrawn",
     "game_points",
     "games_won",
@@ -101,8 +102,9 @@ def crosstable(event: Event, *, page: int = 1, per_page: int | None = PER_PAGE) 
     )
     if snapshot is None:
         return Crosstable(event, rounds, [], 0, 1, 1, None)
+    # A team's row names both partners (partners' cribbage); a player's, the player.
     every = [
-        CrossRow(*values)
+        CrossRow(*values[:3], entry_name(values[3], values[4]), *values[5:])
         for values in Standing.objects.filter(event_id=event.pk, snapshot=snapshot)
         .order_by(*STANDINGS_ORDER)
         .values_list(*ROW_FIELDS)

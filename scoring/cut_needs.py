@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import pairing
-from tournaments.models import Bracket, Event, Round
+from tournaments.models import Bracket, Event, Round, entry_name
 from tournaments.tiebreakers import describe
 
 from .cut_line import Line, MatchPoints, Need, Verdict, what_it_takes
@@ -48,11 +48,13 @@ def field_lines(event: Event) -> list[Line]:
     rows = (
         Standing.objects.filter(event_id=event.pk, snapshot=snapshot, entry__withdrawn=False)
         .order_by("rank")
-        .values_list("entry_id", "game_points", "games_won", "entry__player__name")
+        .values_list(
+            "entry_id", "game_points", "games_won", "entry__player__name", "entry__partner__name"
+        )
     )
     return [
-        Line(entry, points, won, to_draw + (entry in waiting), name)
-        for entry, points, won, name in rows
+        Line(entry, points, won, to_draw + (entry in waiting), entry_name(name, partner))
+        for entry, points, won, name, partner in rows
     ]
 
 

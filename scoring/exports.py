@@ -194,7 +194,7 @@ def standings_export(event: Event, after_game: int | None = None) -> Export:
     out = []
     for row in rows:
         values = {
-            "name": row.entry.player.name,
+            "name": row.entry.name,
             "acc_number": row.entry.player.acc_number,
             "withdrawn": row.entry.withdrawn,
         }
@@ -222,7 +222,9 @@ def _rounds(event: Event, released_only: bool):
 def _two_player_seating(event: Event, game: int | None, released_only: bool) -> Export:
     tables = (
         Table.objects.filter(round__in=_rounds(event, released_only))
-        .select_related("round", "seat_a__player", "seat_b__player")
+        .select_related(
+            "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+        )
         .annotate(place=Coalesce("number", Value(MAX_NUMBER + 1)))
         .order_by("round__number", "place", "pk")
     )
@@ -240,9 +242,9 @@ def _two_player_seating(event: Event, game: int | None, released_only: bool) -> 
         [
             t.round.number,
             t.number if t.number is not None else _("bye"),
-            t.seat_a.player.name,
+            t.seat_a.name,
             t.seat_a.player.acc_number,
-            t.seat_b.player.name if t.seat_b else "",
+            t.seat_b.name if t.seat_b else "",
             t.seat_b.player.acc_number if t.seat_b else "",
         ]
         for t in tables
@@ -253,7 +255,7 @@ def _two_player_seating(event: Event, game: int | None, released_only: bool) -> 
 def _stoppa_seating(event: Event, game: int | None, released_only: bool) -> Export:
     seats = (
         StoppaSeat.objects.filter(round__in=_rounds(event, released_only))
-        .select_related("round", "table", "entry__player")
+        .select_related("round", "table", "entry__player", "entry__partner")
         .order_by("round__number", F("table__number").asc(nulls_last=True), "position")
     )
     if game is not None:
@@ -270,7 +272,7 @@ def _stoppa_seating(event: Event, game: int | None, released_only: bool) -> Expo
             s.round.number,
             s.table.number if s.table.number is not None else _("sitting out"),
             s.position,
-            s.entry.player.name,
+            s.entry.name,
             s.entry.player.acc_number,
         ]
         for s in seats
@@ -281,7 +283,9 @@ def _stoppa_seating(event: Event, game: int | None, released_only: bool) -> Expo
 def _two_player_results(event: Event, released_only: bool) -> Export:
     results = (
         GameResult.objects.filter(table__round__in=_rounds(event, released_only))
-        .select_related("table__round", "winner__player", "loser__player")
+        .select_related(
+            "table__round", "winner__player", "winner__partner", "loser__player", "loser__partner"
+        )
         .order_by("table__round__number", F("table__number").asc(nulls_last=True), "pk")
     )
     columns = [
@@ -302,8 +306,8 @@ def _two_player_results(event: Event, released_only: bool) -> Export:
             r.table.round.number,
             r.table.number if r.table.number is not None else _("bye"),
             r.kind,
-            r.winner.player.name,
-            r.loser.player.name if r.loser else "",
+            r.winner.name,
+            r.loser.name if r.loser else "",
             r.loser_score,
             r.winner_points,
             r.loser_points,
@@ -321,7 +325,7 @@ def _stoppa_results(event: Event, released_only: bool) -> Export:
         StoppaSeat.objects.filter(
             round__in=_rounds(event, released_only), table__entered_at__isnull=False
         )
-        .select_related("round", "table", "entry__player")
+        .select_related("round", "table", "entry__player", "entry__partner")
         .order_by("round__number", "table__number", "position")
     )
     columns = [
@@ -331,7 +335,7 @@ def _stoppa_results(event: Event, released_only: bool) -> Export:
         ("name", _("Name")),
         ("net", _("Chip net")),
     ]
-    rows = [[s.round.number, s.table.number, s.position, s.entry.player.name, s.net] for s in seats]
+    rows = [[s.round.number, s.table.number, s.position, s.entry.name, s.net] for s in seats]
     return Export("", columns, rows)
 
 
@@ -389,11 +393,13 @@ SEATING_ROWS: dict[str, Callable[[Event, int | None, bool], Export]] = {
     "cribbage": _two_player_seating,
     "stoppa": _stoppa_seating,
     "cribbage3": _three_handed_seating,
+    "partners": _two_player_seating,  # two teams a table: each seat names both partners
 }
 RESULT_ROWS: dict[str, Callable[[Event, bool], Export]] = {
     "cribbage": _two_player_results,
     "stoppa": _stoppa_results,
     "cribbage3": _three_handed_results,
+    "partners": _two_player_results,
 }
 
 
@@ -426,7 +432,14 @@ def bracket_export(event: Event) -> Export:
         raise ExportUnavailable(_("This event has no playoff."))
     matches = (
         PlayoffMatch.objects.filter(bracket=bracket)
-        .select_related("seat_a__player", "seat_b__player", "winner__player")
+        .select_related(
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "winner__player",
+            "winner__partner",
+        )
         .order_by("position")
     )
     columns = [
@@ -445,7 +458,7 @@ def bracket_export(event: Event) -> Export:
     ]
 
     def name(entry) -> str:
-        return entry.player.name if entry is not None else ""
+        return entry.name if entry is not None else ""
 
     rows = [
         [
@@ -464,10 +477,10 @@ def bracket_export(event: Event) -> Export:
         ]
         for m in matches
     ]
-    from tournaments.models import Entry
+    from tournaments.models import Entry, entry_names
 
     places = {int(pk): place for pk, place in (bracket.places or {}).items()}
-    names = dict(Entry.objects.filter(pk__in=places).values_list("pk", "player__name"))
+    names = entry_names(Entry.objects.filter(pk__in=places))
     meta = _event_meta(event, "bracket") | {
         "places": sorted(
             ({"place": place, "name": names.get(pk, "")} for pk, place in places.items()),

@@ -34,18 +34,35 @@ PRIME = 2_147_483_647
 
 @dataclass(frozen=True, slots=True)
 class RatedGame:
-    """One rated game: its place in the club's order and each player's rank (1 = best)."""
+    """One rated game: its place in the club's order and each player's rank (1 = best).
+
+    ``teams`` (partners' cribbage) gives each player's side, in the order of ``players``:
+    (0, 0, 1, 1) for two teams of two; empty, every player is a side of their own.
+    """
 
     key: Key
     players: tuple[int, ...]
     ranks: tuple[int, ...]
+    teams: tuple[int, ...] = ()
 
     @property
     def event_id(self) -> int:
         return self.key[1]
 
+    def sides(self) -> list[list[int]]:
+        """The indexes of ``players`` side by side (OpenSkill's teams), in order."""
+        if not self.teams:
+            return [[i] for i in range(len(self.players))]
+        sides: dict[int, list[int]] = {}
+        for i, side in enumerate(self.teams):
+            sides.setdefault(side, []).append(i)
+        return list(sides.values())
+
     def token(self) -> bytes:
-        """What the digest of the processed games reads of this game."""
+        """What the digest of the processed games reads of this game (the teams only where
+        there are some: the digests of one-player games stay as they were)."""
+        if self.teams:
+            return repr((self.key, self.players, self.ranks, self.teams)).encode()
         return repr((self.key, self.players, self.ranks)).encode()
 
 
@@ -141,16 +158,33 @@ def result_games(results: Q) -> list[ResultRow]:
         "table__number",
         "winner__player_id",
         "loser__player_id",
+        "winner__partner_id",
+        "loser__partner_id",
     )
     return [
-        ResultRow(
+        ResultRow(pk, winner_entry, loser_entry, _two_sides(key, winner, loser, w_mate, l_mate))
+        for (
             pk,
             winner_entry,
             loser_entry,
-            RatedGame((date.isoformat(), event_id, number, table or 0), (winner, loser), (1, 2)),
-        )
-        for pk, winner_entry, loser_entry, date, event_id, number, table, winner, loser in played
+            date,
+            event_id,
+            number,
+            table,
+            winner,
+            loser,
+            w_mate,
+            l_mate,
+        ) in played
+        for key in [(date.isoformat(), event_id, number, table or 0)]
     ]
+
+
+def _two_sides(key: Key, winner: int, loser: int, w_mate: int | None, l_mate: int | None):
+    """A two-sided game: two players, or two teams of partners (OpenSkill's teams of 2)."""
+    if w_mate is None or l_mate is None:
+        return RatedGame(key, (winner, loser), (1, 2))
+    return RatedGame(key, (winner, w_mate, loser, l_mate), (1, 1, 2, 2), (0, 0, 1, 1))
 
 
 def other_games(*, seats: Q, playoff: Q) -> list[RatedGame]:

@@ -94,7 +94,10 @@ def club_games(club_id: int) -> list[RatedGame]:
 def player_games(player_id: int) -> list[RatedGame]:
     """Every rated game a player played, in any club: the games their ratings rest on."""
     return rated_games(
-        results=Q(winner__player_id=player_id) | Q(loser__player_id=player_id),
+        results=Q(winner__player_id=player_id)
+        | Q(loser__player_id=player_id)
+        | Q(winner__partner_id=player_id)
+        | Q(loser__partner_id=player_id),
         seats=Q(table__in=StoppaSeat.objects.filter(entry__player_id=player_id).values("table")),
         playoff=Q(match__seat_a__player_id=player_id) | Q(match__seat_b__player_id=player_id),
     )
@@ -134,11 +137,16 @@ def replay(
     history: dict[tuple[int, int], Skill] = {}
     for game in games:
         before = [skills.setdefault(p, Skill()) for p in game.players]
-        teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before]
-        after = MODEL.rate(teams, ranks=list(game.ranks))
-        for player, skill, (rating,) in zip(game.players, before, after, strict=True):
-            skill.mu, skill.sigma, skill.games = rating.mu, rating.sigma, skill.games + 1
-            history[(player, game.event_id)] = Skill(skill.mu, skill.sigma, skill.games)
+        sides = game.sides()  # one player a side, or a team of partners
+        teams = [[MODEL.rating(mu=before[i].mu, sigma=before[i].sigma) for i in s] for s in sides]
+        after = MODEL.rate(teams, ranks=[game.ranks[s[0]] for s in sides])
+        for side, ratings in zip(sides, after, strict=True):
+            for i, rating in zip(side, ratings, strict=True):
+                skill = before[i]
+                skill.mu, skill.sigma, skill.games = rating.mu, rating.sigma, skill.games + 1
+                history[(game.players[i], game.event_id)] = Skill(
+                    skill.mu, skill.sigma, skill.games
+                )
     return skills, history
 
 
@@ -544,17 +552,25 @@ def player_history(player_id: int) -> list[dict]:
 
 
 def entry_ratings(event_id: int) -> dict[int, float]:
-    """Each entry of an event by its player's conservative club rating (unrated: a new
-    player's, 0). The provider of ``tournaments.hooks.rating_of_entries`` (seeding)."""
+    """Each entry of an event by its player's conservative club rating (a team: its two
+    partners' mean; unrated: a new player's, 0). The provider of
+    ``tournaments.hooks.rating_of_entries`` (seeding)."""
     from tournaments.models import Entry
 
     entries = list(
-        Entry.objects.filter(event_id=event_id).values_list("pk", "player_id", "event__club_id")
+        Entry.objects.filter(event_id=event_id).values_list(
+            "pk", "player_id", "partner_id", "event__club_id"
+        )
     )
     if not entries:
         return {}
-    club_id = entries[0][2]
+    club_id = entries[0][3]
     rated = PlayerRating.objects.filter(club_id=club_id).values_list("player_id", "mu", "sigma")
     ordinal = {p: mu - 3 * sigma for p, mu, sigma in rated}
     fresh = INITIAL_MU - 3 * INITIAL_SIGMA
-    return {pk: ordinal.get(p, fresh) for pk, p, _club in entries}
+    # A team of partners: the mean of its two players' ratings.
+    return {
+        pk: sum(ordinal.get(p, fresh) for p in team) / len(team)
+        for pk, *players, _club in entries
+        for team in [[p for p in players if p is not None]]
+    }

@@ -29,7 +29,7 @@ def standings_for_event(event_id: int, after_game: int | None = None) -> QuerySe
         return Standing.objects.none()
     return (
         Standing.objects.filter(event_id=event_id, snapshot=snapshot)
-        .select_related("entry__player", "snapshot")
+        .select_related("entry__player", "entry__partner", "snapshot")
         .order_by(*STANDINGS_ORDER)
     )
 
@@ -158,9 +158,7 @@ def standings_with_movement(
     if find:
         # The stored folded name: "zoe", "STEFAN" or "Dolores Ibanez" find Zoë, Ștefan and
         # Dolores Ibáñez on SQLite and PostgreSQL alike, in the database.
-        standings = standings.filter(
-            tournament_selectors.name_search("entry__player__name_folded", find)
-        )
+        standings = standings.filter(tournament_selectors.entry_name_search("entry__", find))
     elif limit is not None and not places.decided:
         # The top rows by the (snapshot, rank) index first: ordering a 20,000-row snapshot
         # by rank and name sorted every row to show 100 of them.
@@ -182,13 +180,13 @@ def entrants_and_no_shows(event_id: int, after_game: int | None = None) -> tuple
     snapshot = snapshot_for_event(event_id, after_game)
     if snapshot is None:
         return 0, []
-    from tournaments.models import Entry
+    from tournaments.models import Entry, entry_names
 
     ranked = Standing.objects.filter(snapshot=snapshot)
     names = tournament_selectors.by_name(
-        Entry.objects.filter(event_id=event_id)
-        .exclude(pk__in=ranked.values("entry_id"))
-        .values_list("player__name", flat=True),
+        entry_names(
+            Entry.objects.filter(event_id=event_id).exclude(pk__in=ranked.values("entry_id"))
+        ).values(),
         name=str,
     )
     return ranked.count(), names

@@ -281,7 +281,7 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
     rest = chain[prefix_len:]
     if not rest:
         return False
-    rows = list(snapshot.rows.select_related("entry__player"))
+    rows = list(snapshot.rows.select_related("entry__player", "entry__partner"))
     groups: dict[int, list[Standing]] = {}
     for row in rows:
         groups.setdefault(row.rank, []).append(row)
@@ -291,7 +291,7 @@ def _python_passes(snapshot: StandingsSnapshot, chain: tuple[str, ...], seed: in
     lines = {
         row.entry_id: Line(
             entry_id=row.entry_id,
-            name=row.entry.player.name,
+            name=row.entry.name,
             game_points=row.game_points,
             games_won=row.games_won,
             games_lost=row.games_lost,

@@ -419,6 +419,7 @@ def player_ledgers(request: HttpRequest, player_id: int) -> HttpResponse:
     if player is None:
         raise Http404("No such player.")
     lines = player.ledgers.select_related("season__club").order_by("-season__start")
+    from .partners import partner_record
     from .ratings import player_game_counts, player_history
 
     # Games won and played are counted as the ratings count them (every confirmed game,
@@ -431,5 +432,6 @@ def player_ledgers(request: HttpRequest, player_id: int) -> HttpResponse:
         "games_won": won,
         "games_played": played,
         "ratings": player_history(player.pk),
+        "partners": partner_record(player.pk),
     }
     return render(request, "scoring/player.html", context)

@@ -140,7 +140,7 @@ def club_archive_context(club: Club) -> dict:
         Standing.objects.filter(event_id__in=published)
         .filter(Q(rank__lte=PODIUM) | Q(entry_id__in=moved))
         .filter(snapshot_id=Subquery(latest))
-        .select_related("entry__player")
+        .select_related("entry__player", "entry__partner")
         .order_by("event_id", "rank", "entry__player__name")
     ):
         final = places[row.event_id]

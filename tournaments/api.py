@@ -28,7 +28,17 @@ from tournaments.outcome import format_spread
 from . import selectors, services
 from .clock import clock_of
 from .error_codes import TournamentsError
-from .models import Bracket, Entry, Event, GameResult, PlayoffGame, PlayoffMatch, Round, Table
+from .models import (
+    Bracket,
+    Entry,
+    Event,
+    GameResult,
+    PlayoffGame,
+    PlayoffMatch,
+    Round,
+    Table,
+    entry_names,
+)
 
 
 class ClubSerializer(serializers.Serializer):
@@ -60,7 +70,7 @@ class EventSerializer(serializers.ModelSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="player.name")
+    name = serializers.CharField(help_text="The player's name; a team's: both partners'.")
     acc_number = serializers.CharField(source="player.acc_number")
 
     class Meta:
@@ -425,7 +435,7 @@ class PlayoffMatchSerializer(serializers.ModelSerializer):
             seats.append(
                 {
                     "entry": entry.pk if entry else None,
-                    "name": entry.player.name if entry else None,
+                    "name": entry.name if entry else None,
                     "seed": seed,
                     "bye": empty,
                     "wins": wins,
@@ -466,7 +476,7 @@ class BracketSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PlaceSerializer(many=True))
     def get_places(self, obj: Bracket) -> list[dict]:
-        names = dict(obj.event.entries.values_list("pk", "player__name"))
+        names = entry_names(obj.event.entries)
         rows = sorted((place, int(pk)) for pk, place in (obj.places or {}).items())
         return [{"place": p, "entry": pk, "name": names.get(pk, "")} for p, pk in rows]
 
@@ -486,7 +496,7 @@ class EventBracket(generics.RetrieveAPIView):
                 Prefetch(
                     "matches",
                     queryset=PlayoffMatch.objects.select_related(
-                        "seat_a__player", "seat_b__player"
+                        "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
                     ).prefetch_related("games"),
                 )
             )

@@ -33,6 +33,7 @@ from .models import (
     PlayoffMatch,
     Round,
     Table,
+    entry_names,
 )
 from .pairing import Compromise, PairingError, Seating, pair_key
 
@@ -160,7 +161,7 @@ def first_swiss_order(players: Iterable[int], seed: int) -> list[int]:
 
 def names_of(event: Event) -> dict[Hashable, str]:
     """Each entry's player name by entry id (the generators' players are entry ids)."""
-    return dict(event.entries.values_list("pk", "player__name"))
+    return entry_names(event.entries)
 
 
 def entry_id(player: Hashable) -> int:

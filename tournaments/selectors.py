@@ -109,6 +109,14 @@ def name_search(path: str, query: str) -> Q:
     return found
 
 
+def entry_name_search(prefix: str, query: str) -> Q:
+    """:func:`name_search` on an entry's names (``prefix`` leads to the entry, e.g.
+    ``"seat_a__"``): its player's, or its partner's for a team, so either partner finds it."""
+    return name_search(f"{prefix}player__name_folded", query) | name_search(
+        f"{prefix}partner__name_folded", query
+    )
+
+
 def find_club_players(
     club: Club, query: str, *, limit: int = 8, among: QuerySet[Player] | None = None
 ) -> list[Player]:
@@ -162,7 +170,7 @@ T = TypeVar("T")
 
 
 def _player_name(entry) -> str:
-    return entry.player.name
+    return entry.name
 
 
 def by_name(items: Iterable[T], name: Callable[[T], str] = _player_name) -> list[T]:
@@ -175,7 +183,7 @@ def by_name(items: Iterable[T], name: Callable[[T], str] = _player_name) -> list
 
 def event_entries(event: Event) -> list[Entry]:
     """The entries of an event with their players, in the language's alphabetical order."""
-    return by_name(event.entries.select_related("player"))
+    return by_name(event.entries.select_related("player", "partner"))
 
 
 def open_tables(event: Event, entries=None) -> dict[int, Table]:
@@ -186,7 +194,9 @@ def open_tables(event: Event, entries=None) -> dict[int, Table]:
         round__status=Round.Status.RELEASED,
         seat_b__isnull=False,
         result__isnull=True,
-    ).select_related("round", "seat_a__player", "seat_b__player")
+    ).select_related(
+        "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+    )
     if entries is not None:
         ids = [e.pk if isinstance(e, Entry) else e for e in entries]
         tables = tables.filter(Q(seat_a_id__in=ids) | Q(seat_b_id__in=ids))
@@ -268,15 +278,19 @@ def rounds_with_tables(
     the first tables only, so a page of a 1,000-player game reads 60 tables, not 500.
     """
     tables = Table.objects.select_related(
-        "seat_a__player", "seat_b__player", "result__winner__player"
+        "seat_a__player",
+        "seat_a__partner",
+        "seat_b__player",
+        "seat_b__partner",
+        "result__winner__player",
+        "result__winner__partner",
     ).order_by("number")
     if find.isdigit():
         tables = tables.filter(number=int(find))
     elif find:
         # "stefan" finds Ștefan, as "find me" does.
         tables = tables.filter(
-            name_search("seat_a__player__name_folded", find)
-            | name_search("seat_b__player__name_folded", find)
+            entry_name_search("seat_a__", find) | entry_name_search("seat_b__", find)
         )
     if limit is not None:
         # The first tables of each game, and its bye: a draw numbers its tables from 1 (the
@@ -311,10 +325,12 @@ def _has_result(table: Table) -> bool:
 def seating_list(round_: Round) -> tuple[list[Table], list[tuple[str, Table]]]:
     """A game's tables in number order, and every seated player by name with their table."""
     tables = list(
-        round_.tables.select_related("seat_a__player", "seat_b__player").order_by("number")
+        round_.tables.select_related(
+            "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+        ).order_by("number")
     )
     by_name = sorted(
-        ((seat.player.name, t) for t in tables for seat in t.seats()),
+        ((seat.name, t) for t in tables for seat in t.seats()),
         key=lambda row: row[0].casefold(),
     )
     return tables, by_name
@@ -411,7 +427,7 @@ def event_results(event: Event) -> QuerySet[GameResult]:
 
 def api_entries(event: Event) -> QuerySet[Entry]:
     """The entries of an event with their players, in entry order (the API's)."""
-    return event.entries.select_related("player").order_by("pk")
+    return event.entries.select_related("player", "partner").order_by("pk")
 
 
 def last_result(event: Event) -> GameResult | None:
@@ -430,8 +446,14 @@ def last_result(event: Event) -> GameResult | None:
     return (
         GameResult.objects.filter(table__round__event=event, table__round__number=latest)
         .exclude(kind=GameResult.Kind.BYE)
-        .select_related("table__round", "table__seat_a__player", "table__seat_b__player")
-        .select_related("winner__player")
+        .select_related(
+            "table__round",
+            "table__seat_a__player",
+            "table__seat_a__partner",
+            "table__seat_b__player",
+            "table__seat_b__partner",
+        )
+        .select_related("winner__player", "winner__partner")
         .order_by("-entered_at", "-pk")
         .first()
     )

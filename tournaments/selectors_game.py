@@ -14,7 +14,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from .models import Event, GameResult, Round, Table
-from .selectors import name_search
+from .selectors import entry_name_search
 
 # Table cards a page. 40 made 115 KB and 130 ms behind gunicorn when every card carried a
 # player's report (a first report at most tables, as on a busy night); 30 keep the page under
@@ -64,7 +64,12 @@ def game_counts(round_: Round) -> GameCounts:
 def _cards(round_: Round) -> QuerySet[Table]:
     """A game's tables with what a card shows: seats, players and the result."""
     return round_.tables.select_related(
-        "seat_a__player", "seat_b__player", "result__winner__player"
+        "seat_a__player",
+        "seat_a__partner",
+        "seat_b__player",
+        "seat_b__partner",
+        "result__winner__player",
+        "result__winner__partner",
     ).order_by("number")
 
 
@@ -79,14 +84,13 @@ def game_tables(
         return tables.filter(number=int(find))
     if find:
         return tables.filter(
-            name_search("seat_a__player__name_folded", find)
-            | name_search("seat_b__player__name_folded", find)
+            entry_name_search("seat_a__", find) | entry_name_search("seat_b__", find)
         )
     if show == Show.OPEN:
         # An open table has no result, so no winner to join (two joins fewer to plan and run;
         # the result's own join stays, for the filter, and caches each card's None).
         tables = tables.select_related(None).select_related(
-            "seat_a__player", "seat_b__player", "result"
+            "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner", "result"
         )
         tables = tables.filter(seat_b__isnull=False, result__isnull=True)
         if leave_out:
@@ -162,8 +166,14 @@ def last_result_of_game(event: Event, round_: Round) -> GameResult | None:
         return None
     return (
         played.filter(table__round=round_)
-        .select_related("table__round", "table__seat_a__player", "table__seat_b__player")
-        .select_related("winner__player")
+        .select_related(
+            "table__round",
+            "table__seat_a__player",
+            "table__seat_a__partner",
+            "table__seat_b__player",
+            "table__seat_b__partner",
+        )
+        .select_related("winner__player", "winner__partner")
         .order_by("-entered_at", "-pk")
         .first()
     )

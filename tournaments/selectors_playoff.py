@@ -12,6 +12,7 @@ from .models import (
     Entry,
     Event,
     PlayoffMatch,
+    entry_names,
 )
 
 
@@ -36,7 +37,14 @@ def bracket_sections(bracket: Bracket) -> list[dict]:
     match with its players, and the final places (best first) with the players' names."""
     matches = list(
         PlayoffMatch.objects.filter(bracket=bracket)
-        .select_related("seat_a__player", "seat_b__player", "winner__player")
+        .select_related(
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "winner__player",
+            "winner__partner",
+        )
         .prefetch_related("games")
         .order_by("position")
     )
@@ -84,7 +92,7 @@ def bracket_places(bracket: Bracket) -> list[tuple[str, Entry]]:
     ids = {int(pk): place for pk, place in (bracket.places or {}).items()}
     shared = Counter(ids.values())
     entries = Entry.objects.filter(pk__in=ids).select_related("player")
-    rows = sorted(entries, key=lambda e: (ids[e.pk], e.player.name))
+    rows = sorted(entries, key=lambda e: (ids[e.pk], e.name))
     return [(f"{ids[e.pk]}=" if shared[ids[e.pk]] > 1 else str(ids[e.pk]), e) for e in rows]
 
 
@@ -112,11 +120,7 @@ def cut_preview(event: Event, qualifiers: int | None = None) -> dict | None:
     line = ranking[plan.qualifiers - 1].rank
     shown = [row for row in ranking if row.rank <= line]
     tied_at_line = sum(1 for row in shown if row.rank == line) > 1 and len(shown) > plan.qualifiers
-    names_of = dict(
-        Entry.objects.filter(pk__in=[row.entry_id for row in shown]).values_list(
-            "pk", "player__name"
-        )
-    )
+    names_of = entry_names(Entry.objects.filter(pk__in=[row.entry_id for row in shown]))
     return {
         "qualifiers": plan.qualifiers,
         "byes": plan.byes,
@@ -140,7 +144,7 @@ def ready_matches(bracket: Bracket) -> list[PlayoffMatch]:
         for m in PlayoffMatch.objects.filter(
             bracket=bracket, decided=False, seat_a__isnull=False, seat_b__isnull=False
         )
-        .select_related("seat_a__player", "seat_b__player")
+        .select_related("seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner")
         .order_by("position")
     ]
 
@@ -151,7 +155,7 @@ def cut_lots(bracket: Bracket) -> list[dict]:
     if not bracket.cut_lots:
         return []
     ids = [item["entry"] for draw in bracket.cut_lots for item in draw["entries"]]
-    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    names = entry_names(Entry.objects.filter(pk__in=ids))
     return [
         {
             "rank": draw["rank"],

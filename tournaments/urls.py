@@ -49,6 +49,7 @@ urlpatterns = [
     path("td/events/<int:event_id>/reopen/", views.td_reopen, name="td-reopen"),
     path("td/events/<int:event_id>/undo-result/", views.td_undo_result, name="td-undo-result"),
     path("td/events/<int:event_id>/register/", views.td_register, name="td-register"),
+    path("td/events/<int:event_id>/teams/", views.td_register_team, name="td-register-team"),
     path("td/events/<int:event_id>/ranking-chain/", views.td_chain, name="td-chain"),
     path("td/events/<int:event_id>/entries/<int:entry_id>/", views.td_entry, name="td-entry"),
     path("td/events/<int:event_id>/games/<int:number>/", views_game.td_game, name="td-game"),

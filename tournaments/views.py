@@ -23,6 +23,7 @@ from .forms import (
     PlayoffGameForm,
     RegisterForm,
     RosterImportForm,
+    TeamForm,
 )
 from .selectors_members import door_statuses, guest_status
 from .services.results import describe_result
@@ -61,6 +62,7 @@ def _td_event_page(
     event,
     *,
     register_form: RegisterForm | None = None,
+    team_form=None,
     import_form: RosterImportForm | None = None,
     report=None,
     focus: bool = False,
@@ -80,9 +82,10 @@ def _td_event_page(
             "latest": latest,
             "rounds": event.rounds.order_by("number"),
             "register_form": register_form or RegisterForm(),
+            "team_form": team_form or TeamForm(),
             "import_form": import_form or RosterImportForm(),
             "import_report": report,
-            "focus": focus or register_form is not None,
+            "focus": focus or register_form is not None or team_form is not None,
             "candidates": candidates,
             "entered": entered,
             "bracket": bracket,
@@ -240,8 +243,22 @@ def td_register(request: HttpRequest, event_id: int) -> HttpResponse:
     entry = form.save(event)
     if entry is None:
         return _td_event_page(request, event, register_form=form, status=400)
-    messages.success(request, f"{entry.player.name} ✓")
+    messages.success(request, f"{entry.name} ✓")
     # No #register fragment: a URL fragment makes Chromium ignore the name field's autofocus.
+    return redirect(f"{reverse('td-event', args=[event.pk])}?add=1")
+
+
+@login_required
+@require_POST
+def td_register_team(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Register a team of two partners (checked in at once); a refusal shows the page again
+    with the names typed and the error beside its field (HTTP 400)."""
+    event = selectors.directed_event(request.user, event_id)
+    form = TeamForm(request.POST)
+    entry = form.save(event)
+    if entry is None:
+        return _td_event_page(request, event, team_form=form, status=400)
+    messages.success(request, f"{entry.name} ✓")
     return redirect(f"{reverse('td-event', args=[event.pk])}?add=1")
 
 

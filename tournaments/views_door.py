@@ -254,7 +254,7 @@ def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
             return redirect("event-door", event_id=event.pk, token=token)
         request.session[seen_key] = list({*request.session.get(seen_key, []), entry.pk})
         messages.success(
-            request, _("Welcome, %(name)s: you are checked in.") % {"name": entry.player.name}
+            request, _("Welcome, %(name)s: you are checked in.") % {"name": entry.name}
         )
         return redirect("event-door", event_id=event.pk, token=token)
     query = request.GET.get("q", "")[:120]

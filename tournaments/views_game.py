@@ -156,7 +156,7 @@ def _page_context(request: HttpRequest, event, round_, refused=None, swap_form=N
     if round_.is_draft:  # the swap form lists every seated player of the draft
         seated = sorted(
             (seat for t in game.game_tables(round_) for seat in t.seats()),
-            key=lambda e: e.player.name.casefold(),
+            key=lambda e: e.name.casefold(),
         )
     return {
         "event": event,

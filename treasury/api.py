@@ -315,7 +315,7 @@ class EntryPaymentView(MoneyView):
             PaymentOutput(
                 {
                     "entry": payment.entry_id,
-                    "player": payment.entry.player.name,
+                    "player": payment.entry.name,
                     "status": payment.status,
                     "amount": payment.amount,
                     "owing": len(selectors.who_owes(event)),

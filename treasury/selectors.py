@@ -45,6 +45,7 @@ from scoring.models import SpecialHand
 from scoring.places import final_places
 from scoring.selectors import standings_for_event
 from tournaments.models import Bracket, Club, Entry, Event
+from tournaments.models import entry_names as _entry_names
 
 from .error_codes import TreasuryError
 from .models import (
@@ -352,7 +353,7 @@ def ledger_lines(ledger: NightLedger) -> list[LedgerLine]:
 
 def entry_names(event: Event) -> dict[int, str]:
     """Entry id -> the player's name, for the sheet and the ledger."""
-    return dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+    return _entry_names(Entry.objects.filter(event=event))
 
 
 def require_closed(event: Event) -> NightLedger:

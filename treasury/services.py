@@ -237,10 +237,10 @@ def set_payment(
     payment, _created = Payment.objects.get_or_create(entry=entry, defaults={"event": event})
     if (payment.status, payment.amount) == (status, paid) and not _created:
         return payment
-    old = {"player": entry.player.name, "status": payment.status, "amount": str(payment.amount)}
+    old = {"player": entry.name, "status": payment.status, "amount": str(payment.amount)}
     payment.status, payment.amount, payment.by = status, paid, acting_user(user)
     payment.save()
-    new = {"player": entry.player.name, "status": status, "amount": str(paid)}
+    new = {"player": entry.name, "status": status, "amount": str(paid)}
     _audit(event, user, "payment", old, new)
     return payment
 
@@ -278,8 +278,8 @@ def set_pool_stake(
         event,
         user,
         "pool_stake",
-        {"pool": pool.name, "player": entry.player.name, "count": before},
-        {"pool": pool.name, "player": entry.player.name, "count": count},
+        {"pool": pool.name, "player": entry.name, "count": before},
+        {"pool": pool.name, "player": entry.name, "count": count},
     )
     return count
 
@@ -320,7 +320,7 @@ def set_pool_winners(
         user,
         "pool_winners",
         old,
-        {"pool": pool.name, "winners": [e.player.name for e in entries]},
+        {"pool": pool.name, "winners": [e.name for e in entries]},
     )
     return created
 

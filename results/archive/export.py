@@ -76,10 +76,13 @@ def export_event(event: Event) -> dict[str, Any]:
     entries = list(
         Entry.objects.filter(event=event)
         .order_by("pk")
-        .values("pk", "player_id", "checked_in", "checked_in_how", "withdrawn")
+        .values("pk", "player_id", "partner_id", "checked_in", "checked_in_how", "withdrawn")
     )
     entry_ref = {row["pk"]: n for n, row in enumerate(entries, start=1)}
-    player_ids = [row["player_id"] for row in entries]
+    # A team's partner (partners' cribbage) is a player of the archive too, after its player.
+    player_ids = [
+        pk for row in entries for pk in (row["player_id"], row["partner_id"]) if pk is not None
+    ]
     players = Player.objects.in_bulk(player_ids)
     player_ref = {pk: n for n, pk in enumerate(player_ids, start=1)}
 
@@ -207,6 +210,8 @@ def export_event(event: Event) -> dict[str, Any]:
                 "checked_in_how": row["checked_in_how"],
                 "withdrawn": row["withdrawn"],
             }
+            # Only a team has the key: one-player archives read as they always did.
+            | ({"partner": player_ref[row["partner_id"]]} if row["partner_id"] else {})
             for row in entries
         ],
         "forbidden_pairs": [

@@ -80,12 +80,19 @@ def _import(data: Any, club: Club | None) -> Event:
 
     entries_new = []
     refs = []
+    playing: set[int] = set()  # a player in one entry only, as its player or its partner
     for i, row in enumerate(data["entries"]):
         player = check.ref(row, "player", f"entries[{i}]", players)
+        partner = check.ref(row, "partner", f"entries[{i}]", players, null=True)
+        team = {player.pk} | ({partner.pk} if partner is not None else set())
+        if playing & team or (partner is not None and partner.pk == player.pk):
+            raise check.bad("entries", _("enter one player twice"))
+        playing |= team
         entries_new.append(
             Entry(
                 event=event,
                 player=player,
+                partner=partner,
                 checked_in=row.get("checked_in", False),
                 checked_in_how=row.get("checked_in_how") or "",
                 withdrawn=row.get("withdrawn", False),

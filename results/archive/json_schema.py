@@ -147,6 +147,7 @@ def archive_schema() -> dict:
         {
             "ref": _int(0, BIG),
             "player": _ref(),
+            "partner": _ref(null=True),
             "checked_in": BOOL,
             "checked_in_how": _choice(["", *Entry.CheckIn.values]),
             "withdrawn": BOOL,

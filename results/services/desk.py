@@ -165,7 +165,7 @@ def accept_report(
             raise ServiceError(ResultsError.ALREADY_CONFIRMED, _("This game already has a result."))
         theirs = (
             Submission.objects.filter(table=table, status=Submission.Status.PENDING)
-            .select_related("by_entry__player")
+            .select_related("by_entry__player", "by_entry__partner")
             .order_by("-created_at", "-pk")
             .first()
         )
@@ -174,7 +174,7 @@ def accept_report(
                 ResultsError.NOTHING_TO_CONFIRM, _("No player report waits at this table.")
             )
         if theirs.pk != version_id:
-            name = theirs.by_entry.player.name if theirs.by_entry else "?"
+            name = theirs.by_entry.name if theirs.by_entry else "?"
             raise ServiceError(
                 ResultsError.REPORT_CHANGED,
                 _("%(name)s changed the report: check it again.") % {"name": name},

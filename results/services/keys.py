@@ -35,7 +35,7 @@ def keys_for(entries) -> dict[int, str]:
 def entry_for_key(key: str) -> Entry:
     """The entry a private key belongs to; a clear error for an unknown key."""
     found = (
-        PlayerKey.objects.select_related("entry__event__club", "entry__player")
+        PlayerKey.objects.select_related("entry__event__club", "entry__player", "entry__partner")
         .filter(key=key)
         .first()
     )

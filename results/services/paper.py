@@ -223,7 +223,7 @@ def _import_lines(event: Event, lines: dict, *, user) -> ImportReport:
     tables = {
         (t.round.number, t.number): t
         for t in Table.objects.filter(round__event=event, number__isnull=False).select_related(
-            "round", "seat_a__player", "seat_b__player"
+            "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
         )
     }
     ranking = [_Player(row.entry_id, "") for row in standings_for_event(event.pk)]

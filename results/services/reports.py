@@ -519,7 +519,7 @@ def _by(version: Submission, table: Table) -> str:
         return _("Your opponent")
     seats = {seat.pk: seat for seat in table.seats()}
     found = seats.get(version.by_entry_id) or version.by_entry
-    return found.player.name if found is not None else _("Your opponent")
+    return found.name if found is not None else _("Your opponent")
 
 
 @transaction.atomic
@@ -548,7 +548,7 @@ def _dispute(entry: Entry, locked: Table, reason: str, versions: list[Submission
         )
     pending = [v for v in versions if v.status == Submission.Status.PENDING]
     reason = reason.strip()[:300] or _("%(name)s disputes the reported result.") % {
-        "name": entry.player.name
+        "name": entry.name
     }
     known = _one_to_one(locked, "dispute")
     return _open_dispute(entry.event, locked, pending, reason=reason, entry=entry, known=known)

@@ -44,7 +44,7 @@ def _entries(submission: Submission, players: list[str]) -> list[int | None]:
     seats = [seat for seat in (table.seat_a, table.seat_b) if seat is not None]
     if len(players) != 2 or len(seats) != 2:
         return [None] * len(players)
-    by_name = {seat.player.name.strip().casefold(): seat.pk for seat in seats}
+    by_name = {seat.name.strip().casefold(): seat.pk for seat in seats}
     named = [by_name.get(str(name).strip().casefold()) for name in players]
     if None not in named and len(set(named)) == 2:
         return named
@@ -59,7 +59,12 @@ def review_submission(submission_id: int) -> DiscardReview | None:
     """Review one submission's whole-game record and store it (again, if it was already);
     None when the submission is gone or carries no whole-game record."""
     submission = (
-        Submission.objects.select_related("table__seat_a__player", "table__seat_b__player")
+        Submission.objects.select_related(
+            "table__seat_a__player",
+            "table__seat_a__partner",
+            "table__seat_b__player",
+            "table__seat_b__partner",
+        )
         .filter(pk=submission_id)
         .first()
     )

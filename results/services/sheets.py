@@ -133,7 +133,7 @@ def _confirm_shown(entry: Entry, row: StoppaTable, sheet: int) -> NetSheet:
     if current is None or current.pk != sheet:
         shown = NetSheet.objects.filter(pk=sheet, table=row).select_related("by_entry").first()
         if current is not None:
-            who = current.by_entry.player.name
+            who = current.by_entry.name
             message = _("%(name)s changed the nets: check them again.") % {"name": who}
         elif shown is None:
             message = _("There is no such report at your table.")

@@ -53,10 +53,11 @@ class EventEntriesTD(api.EventEntries):
         return td_on_writes(self)
 
     @extend_schema(
-        summary="Register a player",
+        summary="Register a player (or a team of two)",
         description="A club player by `player` id, or by `name` (and `acc_number`): found by "
         "ACC number, else by exact name among the club's players, else added as a new one. "
-        + TD_ERRORS,
+        "In a game played in teams of two, the team's partner by `partner` id or "
+        "`partner_name` too (one entry, named by both). " + TD_ERRORS,
         request=RegisterInput,
         responses={201: TDEntrySerializer},
     )
@@ -67,7 +68,16 @@ class EventEntriesTD(api.EventEntries):
 def register_entry(event: Event, request: Request) -> Response:
     """Enter a club player by id, or a player by name (and ACC number)."""
     values = valid(RegisterInput, request.data)
-    if values.get("player"):
+    if values.get("partner") or values.get("partner_name", "").strip():
+        entry = services.register_team(
+            event,
+            name=values.get("name", ""),
+            player=values.get("player"),
+            partner=values.get("partner"),
+            partner_name=values.get("partner_name", ""),
+            checked_in=values["checked_in"],
+        )
+    elif values.get("player"):
         entry = services.enter_club_player(event, values["player"], checked_in=values["checked_in"])
     else:
         entry = services.register_player(
@@ -77,7 +87,7 @@ def register_entry(event: Event, request: Request) -> Response:
             status=values["status"],
             checked_in=values["checked_in"],
         )
-    entry = Entry.objects.select_related("player").get(pk=entry.pk)
+    entry = Entry.objects.select_related("player", "partner").get(pk=entry.pk)
     return Response(TDEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -118,9 +128,9 @@ class EntryAction(TDView):
         """Find the entry in the TD's event (else 404), change it through the service (a
         refusal is a 400) and answer the entry as it is now."""
         event = self.event()
-        entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+        entry = get_object_or_404(event.entries.select_related("player", "partner"), pk=entry_id)
         done = change(entry)
-        done = Entry.objects.select_related("player").get(pk=done.pk)
+        done = Entry.objects.select_related("player", "partner").get(pk=done.pk)
         return Response(TDEntrySerializer(done).data)
 
 

@@ -163,7 +163,7 @@ class EventDoor(TDView):
                 {
                     "entry": entry.pk,
                     "player": entry.player_id,
-                    "name": entry.player.name,
+                    "name": entry.name,
                     "member": door.is_member,
                     "nights_played": door.nights_played,
                     "nights_allowed": door.nights_allowed,

@@ -76,7 +76,9 @@ class PlayoffGames(TDView):
     def match(event: Event, code: str) -> dict:
         row = (
             PlayoffMatch.objects.filter(bracket__event=event, code=code)
-            .select_related("seat_a__player", "seat_b__player")
+            .select_related(
+                "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+            )
             .prefetch_related("games")
             .get()
         )

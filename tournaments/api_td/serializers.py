@@ -116,13 +116,28 @@ class PublishInput(serializers.Serializer):
 
 
 class TDEntrySerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="player.name")
+    name = serializers.CharField(help_text="The player's name; a team's: both partners'.")
     acc_number = serializers.CharField(source="player.acc_number")
     player = serializers.IntegerField(source="player_id", help_text="The club player's id.")
+    partner = serializers.IntegerField(
+        source="partner_id",
+        allow_null=True,
+        help_text="A team's second player (partners' cribbage): the club player's id; null "
+        "for a player entered alone.",
+    )
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "name", "acc_number", "checked_in", "checked_in_how", "withdrawn"]
+        fields = [
+            "id",
+            "player",
+            "partner",
+            "name",
+            "acc_number",
+            "checked_in",
+            "checked_in_how",
+            "withdrawn",
+        ]
 
 
 class RegisterInput(serializers.Serializer):
@@ -144,6 +159,20 @@ class RegisterInput(serializers.Serializer):
         choices=Player.Status.choices, default=Player.Status.MEMBER, required=False
     )
     checked_in = serializers.BooleanField(default=True)
+    partner = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="A game played in teams of two (partners' cribbage): the partner, one of "
+        "the club's players by id; or give `partner_name`.",
+    )
+    partner_name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="The partner found by exact name among the club's players, else a new one. "
+        "Refused where the game is not played in teams (`not_team_game`).",
+    )
 
 
 class ImportInput(serializers.Serializer):
@@ -185,8 +214,8 @@ class WithdrawInput(serializers.Serializer):
 
 
 class TDTableSerializer(serializers.ModelSerializer):
-    seat_a_name = serializers.CharField(source="seat_a.player.name")
-    seat_b_name = serializers.CharField(source="seat_b.player.name", allow_null=True, default=None)
+    seat_a_name = serializers.CharField(source="seat_a.name")
+    seat_b_name = serializers.CharField(source="seat_b.name", allow_null=True, default=None)
     result = ResultSerializer(read_only=True, allow_null=True, default=None)
 
     class Meta:
@@ -211,7 +240,11 @@ class GameDetailSerializer(serializers.ModelSerializer):
     @extend_schema_field(TDTableSerializer(many=True))
     def get_tables(self, obj: Round) -> list[dict]:
         tables = selectors.game_tables(obj).select_related(
-            "seat_a__player", "seat_b__player", "result__table__round"
+            "seat_a__player",
+            "seat_a__partner",
+            "seat_b__player",
+            "seat_b__partner",
+            "result__table__round",
         )
         return list(TDTableSerializer(tables, many=True).data)
 

@@ -6,6 +6,7 @@ One module per concern; every form is importable from here, as before the split:
   Bootstrap styling of widgets;
 - ``results``: a table's result and a playoff game, as the TD records them;
 - ``entries``: registration at the door, the roster import, forbidden pairs;
+- ``teams``: a team of two partners registered at the door;
 - ``draw``: the event's format, a seat swap, the cut to the playoff;
 - Stoppa's session nets, deal records and table sizes live in ``tournaments.stoppa.forms``
   (still importable from here, looked up on first use);
@@ -35,6 +36,7 @@ from .events import chain_needs_review as chain_needs_review
 from .events import rebound_event_form as rebound_event_form
 from .results import PlayoffGameForm as PlayoffGameForm
 from .results import ResultForm as ResultForm
+from .teams import TeamForm as TeamForm
 
 _STOPPA_FORMS = ("StoppaDealsForm", "StoppaNetsForm", "StoppaTableSizesForm")
 

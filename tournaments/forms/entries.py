@@ -78,7 +78,7 @@ class RegisterForm(ServiceForm):
 
 class _EntryChoices(forms.ModelChoiceField):
     def label_from_instance(self, obj):
-        return obj.player.name
+        return obj.name
 
 
 class ForbiddenPairForm(ServiceForm):

@@ -25,8 +25,9 @@ def _load_builtins() -> None:
         from tournaments.threehanded.kind import THREE_HANDED
 
         from .cribbage import CRIBBAGE
+        from .partners import PARTNERS
 
-        for kind in (CRIBBAGE, STOPPA, THREE_HANDED):
+        for kind in (CRIBBAGE, STOPPA, THREE_HANDED, PARTNERS):
             _REGISTRY.setdefault(kind.key, kind)
 
 

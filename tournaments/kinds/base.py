@@ -113,6 +113,9 @@ class GameKind:
     key: ClassVar[str]
     label: ClassVar[Promise]
     messages: ClassVar[Messages]
+    # Players an entry is: 1 (each player for themself), 2 (a team of partners sitting
+    # opposite, one entry with a ``partner``: partners' cribbage).
+    team_size: ClassVar[int] = 1
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     default_chain: ClassVar[tuple[str, ...]]

@@ -28,7 +28,10 @@ from .events import PRIVATE_STATUSES as PRIVATE_STATUSES
 from .events import Entry as Entry
 from .events import Event as Event
 from .events import new_door_token as new_door_token
+from .events import entry_name as entry_name
+from .events import entry_names as entry_names
 from .events import new_seed as new_seed
+from .events import team_name as team_name
 from .games import ForbiddenPair as ForbiddenPair
 from .games import GameResult as GameResult
 from .games import Round as Round
@@ -84,7 +87,10 @@ __all__ = [
     "StoppaTable",
     "Table",
     "WaitingPlace",
+    "entry_name",
+    "entry_names",
     "new_door_token",
     "new_seed",
+    "team_name",
     "validate_acc_number",
 ]

@@ -311,14 +311,51 @@ class Event(models.Model):
 PRIVATE_STATUSES = (Event.Status.DRAFT, Event.Status.CANCELLED)
 
 
+def team_name(player: str, partner: str) -> str:
+    """A team's name: both partners, "Anna Rossi & Ștefan Pop"."""
+    from django.utils.translation import gettext
+
+    return gettext("%(player)s & %(partner)s") % {"player": player, "partner": partner}
+
+
+def entry_name(player: str, partner: str | None) -> str:
+    """An entry's name from its player's and partner's names (a values() row): the player's,
+    or the team's for a team."""
+    return player if partner is None else team_name(player, partner)
+
+
+def entry_names(entries) -> dict[int, str]:
+    """Each entry's name by id (a team's both partners), read in one query of ``entries``
+    (a queryset of entries)."""
+    return {
+        pk: entry_name(name, partner)
+        for pk, name, partner in entries.values_list("pk", "player__name", "partner__name")
+    }
+
+
 class Entry(models.Model):
-    """A player in an event. Withdrawn entries are never seated again; their games stand."""
+    """A player in an event, or a team of two (``partner`` set) in a kind played by teams
+    (``GameKind.team_size`` 2). Withdrawn entries are never seated again; their games stand.
+
+    A player is in at most one entry of an event, as its player or as its partner: the
+    constraints below hold each column; the cross case (one entry's partner being another's
+    player) is refused by ``services.enter_player`` under the event's row lock.
+    """
 
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="entries"
     )
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
+    )
+    # The second player of a team (partners' cribbage); null for a one-player entry.
+    partner = models.ForeignKey(
+        Player,
+        verbose_name=_("partner"),
+        on_delete=models.PROTECT,
+        related_name="partner_entries",
+        null=True,
+        blank=True,
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
 
@@ -339,8 +376,26 @@ class Entry(models.Model):
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         constraints = [
-            models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_player")
+            models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_player"),
+            models.UniqueConstraint(fields=["event", "partner"], name="one_entry_per_partner"),
+            models.CheckConstraint(
+                condition=~models.Q(partner=models.F("player")), name="partner_not_player"
+            ),
         ]
 
     def __str__(self) -> str:
-        return str(self.player)
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The entry's name as shown everywhere: the player's, or both partners' for a team
+        (select ``partner`` with ``player`` where many are shown)."""
+        partner = self.partner if self.partner_id is not None else None
+        if partner is None:
+            return self.player.name
+        return team_name(self.player.name, partner.name)
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """The players of the entry: the player, and the partner of a team."""
+        return (self.player_id,) if self.partner_id is None else (self.player_id, self.partner_id)

@@ -5,6 +5,7 @@ Each either changes everything it says or nothing, and raises
 
 - ``entries``: entering, registering, importing, checking in and withdrawing players;
   forbidden pairs
+- ``teams``: two partners entered as one team (a kind played by teams of two)
 - ``draws``: drawing, redrawing and releasing games; swapping seats
 - ``results``: the result of a two-player table (the one path every result takes)
 - ``undo``: reinstating a withdrawn player, re-opening an event, undoing the last result
@@ -65,6 +66,7 @@ from .playoffs import (
     undo_playoff_game,
 )
 from .results import record_no_show, record_result
+from .teams import register_team
 from .undo import UndoneResult, reinstate_entry, reopen_event, undo_last_result
 
 __all__ = [
@@ -98,6 +100,7 @@ __all__ = [
     "record_result",
     "redraw_game",
     "register_player",
+    "register_team",
     "registration",
     "reinstate_entry",
     "release_game",

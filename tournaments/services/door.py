@@ -53,7 +53,7 @@ def self_check_in(entry: Entry, *, how: str, by: Entry | None = None) -> Entry:
     if entry.checked_in:
         return entry  # twice is once: nothing to log
     entry = set_checked_in(entry, True, how=how)
-    new = {"player": entry.player.name, "how": how}
+    new = {"player": entry.name, "how": how}
     reason = ""
     if by is not None and by.pk != entry.pk:
         new["by"] = by.player.name
@@ -111,9 +111,13 @@ def door_candidates(event: Event, query: str, limit: int = 8) -> list[Entry]:
         return []
     entries = {
         e.pk: e
-        for e in event.entries.filter(withdrawn=False).select_related("player").order_by("pk")
+        for e in event.entries.filter(withdrawn=False)
+        .select_related("player", "partner")
+        .order_by("pk")
     }
-    ids = names.best_matches(query, [(pk, e.player.name) for pk, e in entries.items()], limit)
+    # A team is found by either partner's name (partners' cribbage).
+    typed = [(pk, p.name) for pk, e in entries.items() for p in (e.player, e.partner) if p]
+    ids = list(dict.fromkeys(names.best_matches(query, typed, limit)))
     return [entries[pk] for pk in ids]
 
 

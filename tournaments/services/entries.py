@@ -6,6 +6,7 @@ import csv
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
@@ -20,15 +21,19 @@ from .results import record_result
 
 
 @transaction.atomic
-def enter_player(event: Event, player: Player, *, checked_in: bool = False) -> Entry:
-    """Enter ``player`` in ``event`` (a late entry joins at the next game drawn)."""
+def enter_player(
+    event: Event, player: Player, *, checked_in: bool = False, partner: Player | None = None
+) -> Entry:
+    """Enter ``player`` in ``event`` (a late entry joins at the next game drawn); with
+    ``partner``, the two as one team, in a kind played by teams of two."""
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(
             TournamentsError.EVENT_FINISHED, _("The event has finished; no more entries.")
         )
+    check_team(event, player, partner)
     entry, created = Entry.objects.get_or_create(
-        event=event, player=player, defaults={"checked_in": checked_in}
+        event=event, player=player, defaults={"checked_in": checked_in, "partner": partner}
     )
     if not created:
         raise ServiceError(
@@ -37,6 +42,48 @@ def enter_player(event: Event, player: Player, *, checked_in: bool = False) -> E
             field="name",
         )
     return entry
+
+
+def check_team(event: Event, player: Player, partner: Player | None) -> None:
+    """Refuse an entry of the wrong size for the event's kind (a partner where players play
+    alone, none where they play in teams), a team of one player twice, and a player already
+    in another team of the event (as its player or its partner)."""
+    team_size = event.game_kind.team_size
+    if partner is not None and team_size == 1:
+        raise ServiceError(
+            TournamentsError.NOT_TEAM_GAME,
+            _("%(game)s is not played in teams: enter each player alone.")
+            % {"game": event.game_kind.label},
+            field="partner",
+        )
+    if partner is None and team_size > 1:
+        raise ServiceError(
+            TournamentsError.PARTNER_REQUIRED,
+            _("%(game)s is played in teams of two: enter %(name)s with a partner.")
+            % {"game": event.game_kind.label, "name": player.name},
+            field="partner",
+        )
+    if partner is None:
+        return
+    if partner.pk == player.pk:
+        raise ServiceError(
+            TournamentsError.SAME_PLAYER,
+            _("A team needs two different players."),
+            field="partner",
+        )
+    for who, beside in ((player, "name"), (partner, "partner")):
+        taken = (
+            event.entries.filter(Q(player=who) | Q(partner=who))
+            .select_related("player", "partner")
+            .first()
+        )
+        if taken is not None:
+            raise ServiceError(
+                TournamentsError.ALREADY_IN_TEAM,
+                _("%(name)s already plays in this event: %(team)s.")
+                % {"name": who.name, "team": taken.name},
+                field=beside,
+            )
 
 
 @transaction.atomic
@@ -123,7 +170,7 @@ def set_checked_in(entry: Entry, checked_in: bool, *, how: str = Entry.CheckIn.T
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.withdrawn and checked_in:
         raise ServiceError(
-            TournamentsError.WITHDRAWN, _("%(name)s has withdrawn.") % {"name": entry.player.name}
+            TournamentsError.WITHDRAWN, _("%(name)s has withdrawn.") % {"name": entry.name}
         )
     entry.checked_in = checked_in
     entry.checked_in_how = how if checked_in else ""
@@ -195,7 +242,7 @@ def forfeit_open_tables(entry: Entry, *, user=None) -> list:
                 forfeit=True,
                 user=user,
                 action="withdrawn",
-                reason=_("%(name)s withdrew.") % {"name": entry.player.name},
+                reason=_("%(name)s withdrew.") % {"name": entry.name},
             )
         )
     return recorded
@@ -341,6 +388,13 @@ def import_roster(event: Event, text: str, *, checked_in: bool = False) -> Roste
     if event.status == Event.Status.FINISHED:
         raise ServiceError(
             TournamentsError.EVENT_FINISHED, _("The event has finished; no more entries.")
+        )
+    if event.game_kind.team_size > 1:  # a list of names says nothing of who partners whom
+        raise ServiceError(
+            TournamentsError.PARTNER_REQUIRED,
+            _("%(game)s is played in teams of two: register each team with its partner.")
+            % {"game": event.game_kind.label},
+            field="names",
         )
     rows = parse_roster(text)
     if not rows:

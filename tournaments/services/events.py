@@ -487,8 +487,10 @@ def clone_event(
         players = (
             Entry.objects.filter(event=event, withdrawn=False)
             .order_by("pk")
-            .values_list("player_id", flat=True)
+            .values_list("player_id", "partner_id")
         )
-        Entry.objects.bulk_create([Entry(event=copy, player_id=p) for p in players])
+        Entry.objects.bulk_create(
+            [Entry(event=copy, player_id=p, partner_id=q) for p, q in players]
+        )
     hooks.event_cloned_signal.send(sender=clone_event, source_id=event.pk, event_id=copy.pk)
     return copy

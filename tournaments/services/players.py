@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
@@ -48,7 +49,8 @@ def rename_player(club: Club, player: Player | int, name: str) -> Player:
     # Finished events' cached pages expire on their own within the hour; the open ones'
     # standings are re-rendered now.
     _restand(
-        player.entries.exclude(event__status=Event.Status.FINISHED)
+        Entry.objects.filter(Q(player=player) | Q(partner=player))
+        .exclude(event__status=Event.Status.FINISHED)
         .values_list("event_id", flat=True)
         .distinct()
     )
@@ -73,7 +75,12 @@ def merge_players(club: Club, *, keep: Player | int, merged: Player | int) -> Pl
     first, second = sorted([(keep_pk, "keep"), (merged_pk, "merged")])
     locked = {role: _club_player(club, pk, field=role) for pk, role in (first, second)}
     keep, merged = locked["keep"], locked["merged"]
-    shared = Event.objects.filter(entries__player=keep).filter(entries__player=merged).first()
+    # Either as an entry's player or as a team's partner (partners' cribbage).
+    shared = (
+        Event.objects.filter(Q(entries__player=keep) | Q(entries__partner=keep))
+        .filter(pk__in=Event.objects.filter(Q(entries__player=merged) | Q(entries__partner=merged)))
+        .first()
+    )
     if shared is not None:
         raise ServiceError(
             TournamentsError.BOTH_ENTERED,
@@ -88,8 +95,10 @@ def merge_players(club: Club, *, keep: Player | int, merged: Player | int) -> Pl
             % {"a": keep.name, "b": merged.name, "x": keep.acc_number, "y": merged.acc_number},
             field="merged",
         )
-    events = list(merged.entries.values_list("event_id", flat=True))
+    mine = Entry.objects.filter(Q(player=merged) | Q(partner=merged))
+    events = list(mine.values_list("event_id", flat=True))
     Entry.objects.filter(player=merged).update(player=keep)
+    Entry.objects.filter(partner=merged).update(partner=keep)
     hooks.players_merged(keep.pk, merged.pk)
     leagues.players_merged(keep, merged)
     acc_number, home_club = merged.acc_number, merged.home_club_id

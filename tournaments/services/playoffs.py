@@ -11,7 +11,15 @@ from core.errors import ServiceError
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.audit_chain import append_audit
-from tournaments.models import AuditEntry, Bracket, Entry, Event, PlayoffGame, PlayoffMatch
+from tournaments.models import (
+    AuditEntry,
+    Bracket,
+    Entry,
+    Event,
+    PlayoffGame,
+    PlayoffMatch,
+    entry_names,
+)
 from tournaments.outcome import OutcomeError, game_outcome
 
 from ..error_codes import TournamentsError
@@ -68,7 +76,7 @@ def _qualifying_seeds(
     ranking, lots = _settle_ties(event, active, plan.qualifiers)
     straddling = [draw for draw in lots if draw["straddles"]]
     if straddling and not confirm_lots:
-        names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+        names = entry_names(Entry.objects.filter(event=event))
         draw = straddling[0]
         raise ServiceError(
             TournamentsError.CUT_TIE,
@@ -381,7 +389,7 @@ def undo_playoff_game(event: Event, *, match: PlayoffMatch | str, user: UserLike
                 old={
                     "match": row.code,
                     "game": last.number,
-                    "winner": last.winner.player.name,
+                    "winner": last.winner.name,
                     "loser_score": last.loser_score,
                     "forfeit": last.forfeit,
                 },

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from tournaments import hooks
 from tournaments.audit_chain import append_audit
-from tournaments.models import AuditEntry, Entry, Event, GameResult, Table
+from tournaments.models import AuditEntry, Entry, Event, GameResult, Table, entry_names
 from tournaments.outcome import OutcomeError, game_outcome
 
 from ..error_codes import TournamentsError
@@ -66,7 +66,9 @@ def record_result(
     try:
         table = (
             Table.objects.select_for_update(of=("self",))
-            .select_related("round", "seat_a__player", "seat_b__player")
+            .select_related(
+                "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+            )
             .get(pk=table_id, round__event=event)
         )
     except (Table.DoesNotExist, ValueError, TypeError):
@@ -127,11 +129,7 @@ def check_result(
         )
     seats = {table.seat_a_id: table.seat_a, table.seat_b_id: table.seat_b}
     if winner_id not in seats:
-        name = (
-            Entry.objects.filter(pk=winner_id, event=event)
-            .values_list("player__name", flat=True)
-            .first()
-        )
+        name = entry_names(Entry.objects.filter(pk=winner_id, event=event)).get(winner_id)
         raise ServiceError(
             TournamentsError.WINNER_NOT_AT_TABLE,
             _("%(name)s is not at table %(table)s.")
@@ -258,7 +256,9 @@ def settle_table(
         locked = shared_event_lock(event) if player else locked_event(event)
         table = (
             Table.objects.select_for_update(of=("self",))
-            .select_related("round", "seat_a__player", "seat_b__player")
+            .select_related(
+                "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+            )
             .filter(pk=table_id, round__event=locked)
             .first()
         )
@@ -342,7 +342,9 @@ def held_table(
         .select_related(
             "round__event__match_point_format",
             "seat_a__player",
+            "seat_a__partner",
             "seat_b__player",
+            "seat_b__partner",
             "result",
             *related,
         )
@@ -397,7 +399,11 @@ def write_result(
     """
     winner_id, loser_score_value, kind = checked.winner_id, checked.loser_score, checked.kind
     if old is UNKNOWN:
-        old = GameResult.objects.filter(table=table).select_related("winner__player").first()
+        old = (
+            GameResult.objects.filter(table=table)
+            .select_related("winner__player", "winner__partner")
+            .first()
+        )
     if old is not None and (old.winner_id, old.loser_score, old.kind) == (
         winner_id,
         loser_score_value,
@@ -452,7 +458,7 @@ def write_result(
 def audit_values(result: GameResult | Any, table: Table) -> dict:
     """A result (or a reported version of one) as the audit log keeps it: the players by
     name, the loser's score, forfeit or not."""
-    names = {seat.pk: seat.player.name for seat in table.seats()}
+    names = {seat.pk: seat.name for seat in table.seats()}
     forfeit = getattr(result, "forfeit", None)
     if forfeit is None:
         forfeit = result.kind == GameResult.Kind.FORFEIT

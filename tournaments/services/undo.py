@@ -30,7 +30,7 @@ def reinstate_entry(entry: Entry) -> Entry:
     """
     event = locked_event(entry.event)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk, event=event)
-    name = entry.player.name
+    name = entry.name
     if event.status == Event.Status.FINISHED:
         raise ServiceError(TournamentsError.EVENT_FINISHED, _("The event has finished."))
     if not entry.withdrawn:
@@ -146,9 +146,9 @@ def undo_last_result(event: Event, *, user: UserLike = None, reason: str = "") -
         .first()
     )
     assert result is not None  # found above, under the event's lock
-    table = Table.objects.select_related("round", "seat_a__player", "seat_b__player").get(
-        pk=result.table_id
-    )
+    table = Table.objects.select_related(
+        "round", "seat_a__player", "seat_a__partner", "seat_b__player", "seat_b__partner"
+    ).get(pk=result.table_id)
     old = audit_values(result, table)
     draft_removed = None
     for draft in later:  # at most one: a draft is always the latest game

@@ -187,3 +187,22 @@ def _clock_value(value: dict) -> str:
     if "left" in value:
         parts.append(_("%(left)s left") % {"left": value["left"]})
     return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
+
+@register.simple_tag
+def entry_links(entry) -> SafeString:
+    """An entry's name linked to its player's page; a team's two partners each to their own
+    ("Anna Rossi & Ștefan Pop", two links)."""
+    from django.urls import reverse
+
+    def link(player) -> str:
+        url = reverse("player-ledgers", args=[player.pk])
+        return f'<a href="{escape(url)}">{escape(player.name)}</a>'
+
+    if entry.partner_id is None:
+        return mark_safe(link(entry.player))  # the name escaped in link()
+    # The words of tournaments.models.team_name, escaped, around the two links.
+    joined = escape(_("%(player)s & %(partner)s"))
+    return mark_safe(  # the names escaped in link(), the words above
+        joined % {"player": link(entry.player), "partner": link(entry.partner)}
+    )

@@ -26,7 +26,7 @@ class Command(BaseCommand):
         for award in awards:
             mark = " (provisional)" if award.provisional else ""
             self.stdout.write(
-                f"{award.qualifying_rank}\t{award.entry.player.name}\t{award.game_points}\t"
+                f"{award.qualifying_rank}\t{award.entry.name}\t{award.game_points}\t"
                 f"{award.points}\t{award.basis}{mark}"
             )
         self.stderr.write(self.style.SUCCESS(f"{len(awards)} awards for {event.name}."))
