@@ -104,8 +104,10 @@ def crosstable(event: Event, *, page: int = 1, per_page: int | None = PER_PAGE) 
         return Crosstable(event, rounds, [], 0, 1, 1, None)
     # A team's row names both partners (partners' cribbage); a player's, the player.
     every = [
-        CrossRow(*values[:3], entry_name(values[3], values[4]), *values[5:])
-        for values in Standing.objects.filter(event_id=event.pk, snapshot=snapshot)
+        CrossRow(entry, rank, tied, entry_name(name, partner), withdrawn, *totals)
+        for entry, rank, tied, name, partner, withdrawn, *totals in Standing.objects.filter(
+            event_id=event.pk, snapshot=snapshot
+        )
         .order_by(*STANDINGS_ORDER)
         .values_list(*ROW_FIELDS)
     ]

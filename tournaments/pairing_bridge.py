@@ -161,7 +161,7 @@ def first_swiss_order(players: Iterable[int], seed: int) -> list[int]:
 
 def names_of(event: Event) -> dict[Hashable, str]:
     """Each entry's player name by entry id (the generators' players are entry ids)."""
-    return entry_names(event.entries)
+    return {pk: name for pk, name in entry_names(event.entries).items()}
 
 
 def entry_id(player: Hashable) -> int:
