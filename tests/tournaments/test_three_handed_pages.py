@@ -291,3 +291,21 @@ def test_score_cards_and_the_pdf_set_of_a_three_handed_night(
     job = PrintJob.objects.get(event=event)
     assert (job.status, job.total) == ("done", 6 + 2)
     assert bytes(job.pdf).startswith(b"%PDF")
+
+
+def test_the_crosstable_shows_each_tables_scores_without_a_sign(client, night):
+    event, round_, _td = night
+    for table in round_.stoppa_tables.all():
+        a, b, c = seats_of(table)
+        services_three.record_table_scores(
+            event, table=table, scores={a.entry_id: 121, b.entry_id: 95, c.entry_id: 60}
+        )
+    recompute_standings(event.pk)
+    page = client.get(reverse("event-crosstable", args=[event.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    # A score is a score (121, 95, 60), not a chip net (+121); the totals are game points.
+    assert "121" in html and "+121" not in html and "+95" not in html
+    assert "Each game: W or L" in html
+    first = seats_of(round_.stoppa_tables.get(number=1))[0].entry.player.name
+    assert first in html
