@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.utils.translation import gettext as _
 
 from core import cache
@@ -52,7 +54,10 @@ def throttle(key: str) -> None:
     The window opens with the key's first submission and closes 60 s later (a fixed window
     per key: cheap, and a burst cannot straddle two windows to double its allowance).
     """
-    count = cache.count(f"results:throttle:{key}", window=WINDOW_SECONDS)
+    # The key as typed may be anything (it is counted before it is looked up): its digest
+    # keeps the cache key short and printable whatever arrives.
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    count = cache.count(f"results:throttle:{digest}", window=WINDOW_SECONDS)
     # With the cache down (None) the report goes through: it is saved in the database, which
     # is what matters at the table; the limit is back with the cache.
     if count is not None and count > SUBMISSIONS_PER_MINUTE:

@@ -342,3 +342,23 @@ def test_the_audit_names_the_player_who_raised_a_dispute(game, client, td_user):
     client.force_login(td_user)
     desk = client.get(f"/td/events/{event.pk}/results/").content.decode()
     assert "<td>?</td>" not in desk
+
+
+def test_a_hostile_key_is_throttled_under_a_printable_cache_key():
+    """Whatever a client sends as a key, the throttle's cache key stays short and printable
+    (memcached's rules), and the same text still counts against one window."""
+    import warnings
+
+    from django.core.cache import CacheKeyWarning
+
+    from results.error_codes import ResultsError
+    from results.services import keys
+
+    hostile = "E\x89U\U0004b014\n\U000c26d0" * 50
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheKeyWarning)
+        for _ in range(keys.SUBMISSIONS_PER_MINUTE):
+            keys.throttle(hostile)
+        with pytest.raises(ServiceError) as refused:
+            keys.throttle(hostile)
+    assert refused.value.code == ResultsError.THROTTLED
