@@ -7,136 +7,361 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0016_memberships'),
+        ("tournaments", "0016_memberships"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('season_start', models.DateField(verbose_name='season starts')),
-                ('season_end', models.DateField(verbose_name='season ends')),
-                ('leg_kinds', models.JSONField(default=list, verbose_name='legs of a match')),
-                ('win_on', models.CharField(choices=[('legs', 'Legs won'), ('points', 'Game points')], default='legs', max_length=10, verbose_name='match won on')),
-                ('points_win', models.PositiveSmallIntegerField(default=2, verbose_name='points for a win')),
-                ('points_draw', models.PositiveSmallIntegerField(default=1, verbose_name='points for a draw')),
-                ('points_loss', models.PositiveSmallIntegerField(default=0, verbose_name='points for a loss')),
-                ('target', models.PositiveSmallIntegerField(choices=[(121, '121 (full game)'), (61, '61 (short game)')], default=121, verbose_name='game to')),
-                ('legs_per_player', models.PositiveSmallIntegerField(default=1, help_text='0: no limit (a pair may play every leg at its table).', verbose_name='legs per player in a match')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leagues', to='tournaments.club', verbose_name='club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("season_start", models.DateField(verbose_name="season starts")),
+                ("season_end", models.DateField(verbose_name="season ends")),
+                ("leg_kinds", models.JSONField(default=list, verbose_name="legs of a match")),
+                (
+                    "win_on",
+                    models.CharField(
+                        choices=[("legs", "Legs won"), ("points", "Game points")],
+                        default="legs",
+                        max_length=10,
+                        verbose_name="match won on",
+                    ),
+                ),
+                (
+                    "points_win",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="points for a win"),
+                ),
+                (
+                    "points_draw",
+                    models.PositiveSmallIntegerField(default=1, verbose_name="points for a draw"),
+                ),
+                (
+                    "points_loss",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="points for a loss"),
+                ),
+                (
+                    "target",
+                    models.PositiveSmallIntegerField(
+                        choices=[(121, "121 (full game)"), (61, "61 (short game)")],
+                        default=121,
+                        verbose_name="game to",
+                    ),
+                ),
+                (
+                    "legs_per_player",
+                    models.PositiveSmallIntegerField(
+                        default=1,
+                        help_text="0: no limit (a pair may play every leg at its table).",
+                        verbose_name="legs per player in a match",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="leagues",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'league',
-                'verbose_name_plural': 'leagues',
-                'ordering': ['-season_start', 'name'],
+                "verbose_name": "league",
+                "verbose_name_plural": "leagues",
+                "ordering": ["-season_start", "name"],
             },
         ),
         migrations.CreateModel(
-            name='LeagueMatch',
+            name="LeagueMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField(verbose_name='round')),
-                ('date', models.DateField(blank=True, null=True, verbose_name='date')),
-                ('status', models.CharField(choices=[('scheduled', 'Scheduled'), ('in_play', 'In play'), ('played', 'Played')], default='scheduled', max_length=10, verbose_name='status')),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.league', verbose_name='league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField(verbose_name="round")),
+                ("date", models.DateField(blank=True, null=True, verbose_name="date")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("scheduled", "Scheduled"),
+                            ("in_play", "In play"),
+                            ("played", "Played"),
+                        ],
+                        default="scheduled",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="tournaments.league",
+                        verbose_name="league",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'league match',
-                'verbose_name_plural': 'league matches',
-                'ordering': ['league', 'round', 'pk'],
+                "verbose_name": "league match",
+                "verbose_name_plural": "league matches",
+                "ordering": ["league", "round", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='LeagueAuditEntry',
+            name="LeagueAuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('actor', models.CharField(max_length=150, verbose_name='who')),
-                ('action', models.CharField(max_length=40, verbose_name='action')),
-                ('old', models.JSONField(blank=True, null=True, verbose_name='old value')),
-                ('new', models.JSONField(blank=True, null=True, verbose_name='new value')),
-                ('at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='when')),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='tournaments.league', verbose_name='league')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='user')),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.leaguematch', verbose_name='match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("actor", models.CharField(max_length=150, verbose_name="who")),
+                ("action", models.CharField(max_length=40, verbose_name="action")),
+                ("old", models.JSONField(blank=True, null=True, verbose_name="old value")),
+                ("new", models.JSONField(blank=True, null=True, verbose_name="new value")),
+                (
+                    "at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="when"),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit",
+                        to="tournaments.league",
+                        verbose_name="league",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.leaguematch",
+                        verbose_name="match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'league audit entry',
-                'verbose_name_plural': 'league audit log',
-                'ordering': ['league', '-at', '-pk'],
+                "verbose_name": "league audit entry",
+                "verbose_name_plural": "league audit log",
+                "ordering": ["league", "-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='LeagueTeam',
+            name="LeagueTeam",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='name')),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='tournaments.league', verbose_name='league')),
-                ('players', models.ManyToManyField(blank=True, related_name='league_teams', to='tournaments.player', verbose_name='players')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, verbose_name="name")),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="teams",
+                        to="tournaments.league",
+                        verbose_name="league",
+                    ),
+                ),
+                (
+                    "players",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="league_teams",
+                        to="tournaments.player",
+                        verbose_name="players",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'league team',
-                'verbose_name_plural': 'league teams',
-                'ordering': ['league', 'name'],
+                "verbose_name": "league team",
+                "verbose_name_plural": "league teams",
+                "ordering": ["league", "name"],
             },
         ),
         migrations.AddField(
-            model_name='leaguematch',
-            name='away',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='away_matches', to='tournaments.leagueteam', verbose_name='away'),
+            model_name="leaguematch",
+            name="away",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="away_matches",
+                to="tournaments.leagueteam",
+                verbose_name="away",
+            ),
         ),
         migrations.AddField(
-            model_name='leaguematch',
-            name='home',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='home_matches', to='tournaments.leagueteam', verbose_name='home'),
+            model_name="leaguematch",
+            name="home",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="home_matches",
+                to="tournaments.leagueteam",
+                verbose_name="home",
+            ),
         ),
         migrations.CreateModel(
-            name='Leg',
+            name="Leg",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='leg')),
-                ('kind', models.CharField(choices=[('singles', 'Singles'), ('doubles', 'Doubles')], max_length=10, verbose_name='kind')),
-                ('winner', models.CharField(choices=[('home', 'Home'), ('away', 'Away')], max_length=4, verbose_name='winner')),
-                ('loser_score', models.PositiveSmallIntegerField(verbose_name="loser's score")),
-                ('spread', models.PositiveSmallIntegerField(verbose_name='spread')),
-                ('skunk_level', models.PositiveSmallIntegerField(default=0, verbose_name='skunk')),
-                ('entered_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='entered at')),
-                ('away_first', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player', verbose_name='away player')),
-                ('away_second', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player', verbose_name='away partner')),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='entered by')),
-                ('home_first', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player', verbose_name='home player')),
-                ('home_second', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player', verbose_name='home partner')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='legs', to='tournaments.leaguematch', verbose_name='match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="leg")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("singles", "Singles"), ("doubles", "Doubles")],
+                        max_length=10,
+                        verbose_name="kind",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.CharField(
+                        choices=[("home", "Home"), ("away", "Away")],
+                        max_length=4,
+                        verbose_name="winner",
+                    ),
+                ),
+                ("loser_score", models.PositiveSmallIntegerField(verbose_name="loser's score")),
+                ("spread", models.PositiveSmallIntegerField(verbose_name="spread")),
+                ("skunk_level", models.PositiveSmallIntegerField(default=0, verbose_name="skunk")),
+                (
+                    "entered_at",
+                    models.DateTimeField(
+                        default=django.utils.timezone.now, verbose_name="entered at"
+                    ),
+                ),
+                (
+                    "away_first",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="away player",
+                    ),
+                ),
+                (
+                    "away_second",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="away partner",
+                    ),
+                ),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="entered by",
+                    ),
+                ),
+                (
+                    "home_first",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="home player",
+                    ),
+                ),
+                (
+                    "home_second",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="home partner",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="legs",
+                        to="tournaments.leaguematch",
+                        verbose_name="match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'leg',
-                'verbose_name_plural': 'legs',
-                'ordering': ['match', 'number'],
+                "verbose_name": "leg",
+                "verbose_name_plural": "legs",
+                "ordering": ["match", "number"],
             },
         ),
         migrations.AddConstraint(
-            model_name='league',
-            constraint=models.UniqueConstraint(fields=('club', 'name', 'season_start'), name='one_league_name_per_club_season'),
+            model_name="league",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name", "season_start"), name="one_league_name_per_club_season"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='leagueteam',
-            constraint=models.UniqueConstraint(fields=('league', 'name'), name='one_team_name_per_league'),
+            model_name="leagueteam",
+            constraint=models.UniqueConstraint(
+                fields=("league", "name"), name="one_team_name_per_league"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='leaguematch',
-            constraint=models.UniqueConstraint(fields=('league', 'round', 'home'), name='one_home_match_per_round'),
+            model_name="leaguematch",
+            constraint=models.UniqueConstraint(
+                fields=("league", "round", "home"), name="one_home_match_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='leaguematch',
-            constraint=models.UniqueConstraint(fields=('league', 'round', 'away'), name='one_away_match_per_round'),
+            model_name="leaguematch",
+            constraint=models.UniqueConstraint(
+                fields=("league", "round", "away"), name="one_away_match_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='leg',
-            constraint=models.UniqueConstraint(fields=('match', 'number'), name='one_leg_number_per_match'),
+            model_name="leg",
+            constraint=models.UniqueConstraint(
+                fields=("match", "number"), name="one_leg_number_per_match"
+            ),
         ),
     ]

@@ -21,27 +21,38 @@ def create_trigger(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0018_round_clock'),
+        ("tournaments", "0018_round_clock"),
     ]
 
     operations = [
         migrations.RunPython(drop_trigger, create_trigger),
         migrations.AddField(
-            model_name='event',
-            name='points_first',
-            field=models.PositiveSmallIntegerField(default=2, help_text='Three-handed: match points of the winner of a table (at the target).', verbose_name='points for first'),
+            model_name="event",
+            name="points_first",
+            field=models.PositiveSmallIntegerField(
+                default=2,
+                help_text="Three-handed: match points of the winner of a table (at the target).",
+                verbose_name="points for first",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='points_second',
-            field=models.PositiveSmallIntegerField(default=1, help_text='Three-handed: match points of second place at a table of three; two players tied on second both get them.', verbose_name='points for second'),
+            model_name="event",
+            name="points_second",
+            field=models.PositiveSmallIntegerField(
+                default=1,
+                help_text="Three-handed: match points of second place at a table of three; two players tied on second both get them.",
+                verbose_name="points for second",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='points_third',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Three-handed: match points of last place (third at a table of three, second at a table of two).', verbose_name='points for last'),
+            model_name="event",
+            name="points_third",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                help_text="Three-handed: match points of last place (third at a table of three, second at a table of two).",
+                verbose_name="points for last",
+            ),
         ),
         migrations.RunPython(create_trigger, drop_trigger),
     ]
