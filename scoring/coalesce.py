@@ -55,6 +55,12 @@ def send_coalesced(flag: str, task: Any, args: tuple, *, countdown: float | None
     return True
 
 
+def queued(flag: str) -> bool:
+    """Whether the run ``flag`` names is queued and not yet started (as far as the cache
+    knows: with the cache down, False)."""
+    return cache.get(flag) is not None
+
+
 def clear(*flags: str) -> None:
     """Called as a run starts: from here on a new result queues a new run (this one may
     already have read past it)."""

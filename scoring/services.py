@@ -100,6 +100,12 @@ def events_behind() -> list[int]:
     )
 
 
+def recompute_pending(event_id: int) -> bool:
+    """Whether a recompute of the event is still to come or to finish: one is queued (sent
+    with its gather countdown, not yet started), or the standings are behind its results."""
+    return coalesce.queued(_queued_key(event_id)) or event_id in events_behind()
+
+
 def sweep_standings(*, worker_started: bool = False) -> int:
     """Queue a recompute for every event whose standings are behind; the number queued.
 

@@ -73,6 +73,30 @@ def test_a_worker_that_starts_sends_past_the_flag_a_killed_worker_left(
     assert sent == [(event.pk,), (event.pk,)]
 
 
+def test_a_recompute_is_pending_while_queued_and_until_the_standings_catch_up(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """What CI's smoke step waits on before it times a run of its own: a run the starting
+    worker's sweep queued (with its gather countdown) would otherwise land in the middle."""
+    event = event_with_field(4)
+    table = services.draw_next_game(event).tables.order_by("number").first()
+    monkeypatch.setattr("scoring.coalesce.flags_shared", lambda: True)
+    sent = []
+    monkeypatch.setattr(
+        "scoring.tasks.recompute_standings.apply_async", lambda args, **kw: sent.append(args)
+    )
+    cache.clear()
+    assert scoring_services.recompute_pending(event.pk) is False
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_result(event, table=table, winner=table.seat_a, loser_score=88)
+    assert sent == [(event.pk,)]  # queued, not run: flagged and behind
+    assert scoring_services.recompute_pending(event.pk) is True
+    cache.clear()  # the run starts (clears its flag); the standings are still behind
+    assert scoring_services.recompute_pending(event.pk) is True
+    scoring_services.recompute_standings(event.pk)
+    assert scoring_services.recompute_pending(event.pk) is False
+
+
 def test_the_worker_start_signal_asks_for_the_fresh_sweep(monkeypatch):
     from scoring import tasks
 

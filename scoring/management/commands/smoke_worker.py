@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from core.tasks import ping
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings_for_event
+from scoring.services import recompute_pending
 from scoring.tasks import recompute_standings
 from tournaments.models import Event
 
@@ -30,6 +31,14 @@ class Command(BaseCommand):
         event = Event.objects.order_by("pk").first()
         if event is None:
             raise CommandError("No event in the database: run load_demo first.")
+        # A worker that starts catches up (its sweep queues the events behind, after the
+        # gather countdown): let that run finish first, or it rebuilds the snapshots deleted
+        # below and the run sent here finds nothing to write.
+        deadline = time.monotonic() + timeout
+        while recompute_pending(event.pk):
+            if time.monotonic() > deadline:
+                raise CommandError(f"The worker did not catch up on event {event.pk} in time.")
+            time.sleep(0.1)
         StandingsSnapshot.objects.filter(event=event).delete()
         start = time.monotonic()
         rows = recompute_standings.delay(event.pk).get(timeout=timeout)
