@@ -60,7 +60,9 @@ def _door_url(request: HttpRequest, event: Event) -> str:
 
 
 def _td_door_page(request: HttpRequest, event: Event, *, form=None, status: int = 200):
-    waiting = event.waiting_list.select_related("registration__player").order_by("position")
+    waiting = event.waiting_list.select_related(
+        "registration__player", "registration__partner"
+    ).order_by("position")
     return render(
         request,
         "tournaments/td_door.html",
@@ -72,9 +74,9 @@ def _td_door_page(request: HttpRequest, event: Event, *, form=None, status: int 
             ),
             "entrants": registration.entrants_count(event),
             "waiting": waiting,
-            "registrations": event.registrations.select_related("player", "entry").order_by(
-                "created_at", "pk"
-            ),
+            "registrations": event.registrations.select_related(
+                "player", "partner", "entry"
+            ).order_by("created_at", "pk"),
             "register_url": request.build_absolute_uri(reverse("event-register", args=[event.pk])),
             "door_url": _door_url(request, event),
             "door_qr": qr_svg(_door_url(request, event)),
@@ -150,10 +152,11 @@ def _registering_event(event_id: int) -> Event:
 
 @never_cache
 def event_register(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The public registration page: a name, an optional email or phone; an entry below the
-    cap, else a place on the waiting list; the player lands on their own page."""
+    """The public registration page: a name (and a partner's, for teams), an optional email
+    or phone; an entry below the cap, else a place on the waiting list; the player lands on
+    their own page."""
     event = _registering_event(event_id)
-    form = PublicRegistrationForm(request.POST or None)
+    form = PublicRegistrationForm(request.POST or None, teams=event.game_kind.team_size > 1)
     status = 200
     if request.method == "POST" and _over(
         f"door:register:{event.pk}:{request.META.get('REMOTE_ADDR', '')}",
@@ -167,6 +170,7 @@ def event_register(request: HttpRequest, event_id: int) -> HttpResponse:
             lambda: registration.register_online(
                 event,
                 name=form.cleaned_data["name"],
+                partner_name=form.cleaned_data.get("partner", ""),
                 email=form.cleaned_data["email"],
                 phone=form.cleaned_data["phone"],
             )
@@ -188,7 +192,7 @@ def registration_page(request: HttpRequest, key: str) -> HttpResponse:
     """A registration's own page (its key is the link): "You're in", or the place on the
     waiting list; "I can't come" frees the place for the next who waits."""
     found = (
-        Registration.objects.select_related("event__club", "player", "entry")
+        Registration.objects.select_related("event__club", "player", "partner", "entry")
         .filter(key=key)
         .first()
     )

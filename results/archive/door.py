@@ -29,6 +29,8 @@ def export_registrations(event: Event, ref: Callable[[int | None], int | None]) 
         {
             "name": r.player.name,
             "acc_number": r.player.acc_number,
+            "partner_name": r.partner.name if r.partner_id else None,
+            "partner_acc_number": r.partner.acc_number if r.partner_id else "",
             "entry": ref(r.entry_id),
             "email": r.email,
             "phone": r.phone,
@@ -37,38 +39,50 @@ def export_registrations(event: Event, ref: Callable[[int | None], int | None]) 
             "left_at": _when(r.left_at),
             "waiting_position": places.get(r.pk),
         }
-        for r in event.registrations.select_related("player").order_by("created_at", "pk")
+        for r in event.registrations.select_related("player", "partner").order_by(
+            "created_at", "pk"
+        )
     ]
+
+
+def _player(event: Event, name: str, acc: str) -> Player:
+    """A registration's player who holds no entry: by ACC number, else the club's player of
+    that name, else a new one."""
+    from tournaments.selectors import club_players
+
+    found = (Player.objects.filter(acc_number=acc).first() if acc else None) or (
+        club_players(event.club).filter(name=name).first()
+    )
+    return found or Player.objects.create(name=name, acc_number=acc, home_club=event.club)
 
 
 def import_registrations(
     data: dict, event: Event, entries: dict[Any, Entry], check: _Check
 ) -> None:
     """Rebuild the registrations and the waiting list of an imported ``event``."""
-    from tournaments.selectors import club_players
-
     seen_players: set[int] = set()
     seen_positions: set[int] = set()
     for i, row in enumerate(data.get("registrations") or []):
         path = f"registrations[{i}]"
         entry = check.ref(row, "entry", path, entries, null=True)
-        if entry is not None:
-            player = entry.player
+        partner_name = text(row, "partner_name")
+        if entry is not None:  # the entry names the team (an older archive has no partner)
+            player, partner = entry.player, entry.partner
         else:
-            acc = text(row, "acc_number")
-            player = (Player.objects.filter(acc_number=acc).first() if acc else None) or (
-                club_players(event.club).filter(name=row["name"]).first()
+            player = _player(event, row["name"], text(row, "acc_number"))
+            partner = (
+                _player(event, partner_name, text(row, "partner_acc_number"))
+                if partner_name
+                else None
             )
-            if player is None:
-                player = Player.objects.create(
-                    name=row["name"], acc_number=acc, home_club=event.club
-                )
-        if player.pk in seen_players:
+        team = {player.pk} | ({partner.pk} if partner is not None else set())
+        if team & seen_players or (partner is not None and partner.pk == player.pk):
             raise check.bad(path, _("registers one player twice"))
-        seen_players.add(player.pk)
+        seen_players |= team
         made = Registration.objects.create(
             event=event,
             player=player,
+            partner=partner,
             entry=entry,
             email=text(row, "email"),
             phone=text(row, "phone"),

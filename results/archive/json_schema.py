@@ -159,6 +159,8 @@ def archive_schema() -> dict:
         {
             "name": _text(120, blank=False),
             "acc_number": _text(20),
+            "partner_name": _text(120),  # a team's (partners): "" or null for one player
+            "partner_acc_number": _text(20),
             "entry": _ref(null=True),
             "email": _text(254),
             "phone": _text(30),

@@ -49,3 +49,35 @@ def test_registrations_and_the_waiting_list_survive_export_and_import():
 
     services.withdraw_entry(copy.entries.get(player__name="Łucja Nowak"))
     assert copy.waiting_list.get().registration.player.name == "Jürgen Weiß"
+
+
+def test_a_waiting_team_survives_export_and_import_with_its_partner():
+    from core.errors import ServiceError
+    from tournaments import services
+    from tournaments.models import Event
+
+    event = registration.set_registration(
+        EventFactory(game="partners", pairing=Event.Pairing.SWISS), registration_open=True, cap=2
+    )
+    registration.register_online(event, name="Ștefan Popescu", partner_name="Łucja Nowak")
+    registration.register_online(event, name="Ann Whitfield", partner_name="Bob Ng")
+    registration.register_online(event, name="Niccolò Bianchi", partner_name="Jürgen Weiß")
+    data = json.loads(json.dumps(export_event(event), cls=DjangoJSONEncoder, ensure_ascii=False))
+    assert [
+        (r["name"], r["partner_name"], r["waiting_position"]) for r in data["registrations"]
+    ] == [
+        ("Ștefan Popescu", "Łucja Nowak", None),
+        ("Ann Whitfield", "Bob Ng", None),
+        ("Niccolò Bianchi", "Jürgen Weiß", 1),
+    ]
+    copy = import_event(data, club=ClubFactory())
+    waiting = copy.waiting_list.get().registration
+    assert waiting.name == "Niccolò Bianchi & Jürgen Weiß"
+    services.withdraw_entry(copy.entries.get(player__name="Ann Whitfield"))
+    waiting.refresh_from_db()
+    assert waiting.entry.name == "Niccolò Bianchi & Jürgen Weiß"
+    # A registration that names one player twice is refused with its path.
+    data["registrations"][2]["partner_name"] = "Niccolò Bianchi"
+    with pytest.raises(ServiceError) as exc:
+        import_event(data, club=ClubFactory())
+    assert "registrations[2]" in str(exc.value.message)

@@ -164,3 +164,34 @@ def test_im_here_on_the_registration_page(client, open_event):
     assert made.entry.checked_in and made.entry.checked_in_how == Entry.CheckIn.LINK
     page = client.get(url).content.decode()
     assert 'id="im-here"' not in page and "Checked in" in page
+
+
+def test_a_partners_event_registers_a_team_on_the_public_page(client, td_client, td_user):
+    event = EventFactory(game="partners", pairing=Event.Pairing.SWISS, name="Partners night")
+    event.club.directors.add(td_user)
+    registration.set_registration(event, registration_open=True, cap=8)
+    url = reverse("event-register", args=[event.pk])
+    assert 'name="partner"' in client.get(url).content.decode()
+    alone = client.post(url, {"name": "Ștefan Popescu", "partner": "", "email": "", "phone": ""})
+    assert alone.status_code == 400
+    assert (
+        'id="id_partner"' in alone.content.decode() and "invalid-feedback" in alone.content.decode()
+    )
+    assert not event.registrations.exists()
+    made = client.post(
+        url, {"name": "Ștefan Popescu", "partner": "Łucja Nowak", "email": "", "phone": ""}
+    )
+    assert made.status_code == 302
+    page = client.get(made.url).content.decode()
+    assert "Ștefan Popescu &amp; Łucja Nowak" in page
+    door = td_client.get(reverse("td-door", args=[event.pk])).content.decode()
+    assert "Ștefan Popescu &amp; Łucja Nowak" in door
+    api = td_client.get(f"/api/v1/events/{event.pk}/registration/").json()
+    assert [(r["name"], r["partner"]) for r in api["registrations"]] == [
+        ("Ștefan Popescu & Łucja Nowak", "Łucja Nowak")
+    ]
+    # One who plays alone sees no partner field.
+    solo = EventFactory(club=event.club)
+    registration.set_registration(solo, registration_open=True, cap=None)
+    page = client.get(reverse("event-register", args=[solo.pk])).content.decode()
+    assert 'name="partner"' not in page

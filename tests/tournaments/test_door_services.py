@@ -167,3 +167,67 @@ def test_a_template_keeps_the_settings_and_the_fees():
     )
     templates.delete_template(club, saved.pk)
     assert not EventTemplate.objects.filter(club=club).exists()
+
+
+def test_a_partners_night_registers_teams_and_moves_a_waiting_team_up():
+    """A kind played by teams of two registers both partners; a waiting team moves up with
+    its partner when a team withdraws (it once blocked the withdrawal: a lone name waited
+    and could not be entered)."""
+    event = registration.set_registration(
+        EventFactory(game="partners", pairing=Event.Pairing.SWISS), registration_open=True, cap=2
+    )
+    assert _codes(lambda: registration.register_online(event, name="Zoë Lindqvist")) == (
+        "partner_required"
+    )
+    teams = [
+        registration.register_online(event, name=a, partner_name=b)
+        for a, b in (NAMES[0:2], NAMES[2:4], NAMES[4:6])
+    ]
+    assert [t.entry is not None for t in teams] == [True, True, False]
+    assert teams[0].name == "Ștefan Popescu & Łucja Nowak"
+    assert teams[0].entry.partner.name == "Łucja Nowak"
+    assert registration.registration_state(teams[2]) == (Registration.State.WAITING, 1)
+    # Either partner already in or waiting is refused, beside the field that names them.
+    with pytest.raises(ServiceError) as exc:
+        registration.register_online(event, name="Carla Rossi", partner_name="Bob Ng")
+    assert (exc.value.code, exc.value.field) == ("already_registered", "partner")
+    assert _codes(
+        lambda: registration.register_online(event, name="Carla Rossi", partner_name="carla rossi")
+    ) in ("same_player", "already_registered")
+    services.withdraw_entry(teams[1].entry)
+    teams[2].refresh_from_db()
+    assert registration.registration_state(teams[2]) == (Registration.State.IN, None)
+    assert teams[2].entry.name == "Ann Whitfield & Bob Ng"
+    assert event.entries.filter(withdrawn=False).count() == 2
+    actions = list(event.audit.order_by("pk").values_list("action", "new"))
+    assert actions[-1] == ("moved_up", {"player": "Ann Whitfield & Bob Ng"})
+    # A partner where players play alone is refused.
+    solo = _open(8)
+    with pytest.raises(ServiceError) as exc:
+        registration.register_online(solo, name="Carla Rossi", partner_name="Dan Mills")
+    assert (exc.value.code, exc.value.field) == ("not_team_game", "partner")
+    assert not solo.registrations.exists()
+
+
+def test_a_waiting_player_the_td_enters_leaves_the_list_and_is_in():
+    event = _open(2)
+    made = [registration.register_online(event, name=n) for n in NAMES[:5]]
+    assert list(
+        event.waiting_list.order_by("position").values_list(
+            "registration__player__name", "position"
+        )
+    ) == [("Jürgen Weiß", 1), ("Niccolò Bianchi", 2), ("Ann Whitfield", 3)]
+    # Niccolò (second on the list) turns up at the door and the TD lets him in past the cap.
+    entry = services.enter_player(event, made[3].player, checked_in=True)
+    made[3].refresh_from_db()
+    assert made[3].entry == entry and made[3].moved_up_at is not None
+    assert registration.registration_state(made[3]) == (Registration.State.IN, None)
+    assert list(
+        event.waiting_list.order_by("position").values_list(
+            "registration__player__name", "position"
+        )
+    ) == [("Jürgen Weiß", 1), ("Ann Whitfield", 2)]
+    assert event.audit.order_by("pk").last().action == "entered_from_waiting_list"
+    # A withdrawal before the draw hands the place on only while below the cap (3 > 2).
+    services.withdraw_entry(made[0].entry)
+    assert event.waiting_list.count() == 2

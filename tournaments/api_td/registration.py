@@ -23,14 +23,18 @@ from .serializers import EventSettingsSerializer
 
 class WaitingPlaceSerializer(serializers.Serializer):
     position = serializers.IntegerField()
-    name = serializers.CharField(source="registration.player.name")
+    name = serializers.CharField(
+        source="registration.name", help_text="The player, or both partners for a team."
+    )
+    partner = serializers.CharField(source="registration.partner.name", allow_null=True)
     email = serializers.CharField(source="registration.email")
     phone = serializers.CharField(source="registration.phone")
     created_at = serializers.DateTimeField()
 
 
 class RegistrationRowSerializer(serializers.Serializer):
-    name = serializers.CharField(source="player.name")
+    name = serializers.CharField(help_text="The player, or both partners for a team.")
+    partner = serializers.CharField(source="partner.name", allow_null=True)
     email = serializers.CharField()
     phone = serializers.CharField()
     entry = serializers.IntegerField(source="entry_id", allow_null=True)
@@ -68,10 +72,10 @@ def _registration(request: Request, event: Event) -> Response:
                 "register_url": request.build_absolute_uri(
                     reverse("event-register", args=[event.pk])
                 ),
-                "waiting_list": event.waiting_list.select_related("registration__player").order_by(
-                    "position"
-                ),
-                "registrations": event.registrations.select_related("player").order_by(
+                "waiting_list": event.waiting_list.select_related(
+                    "registration__player", "registration__partner"
+                ).order_by("position"),
+                "registrations": event.registrations.select_related("player", "partner").order_by(
                     "created_at", "pk"
                 ),
             }

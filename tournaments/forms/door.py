@@ -10,12 +10,18 @@ from .base import ServiceForm, _style
 
 
 class PublicRegistrationForm(ServiceForm):
-    """A player registers themselves (no account): a name, an optional email or phone."""
+    """A player registers themselves (no account): a name, their partner's where the kind
+    is played by teams of two, an optional email or phone."""
 
     name = forms.CharField(
         label=_("Your name"),
         max_length=120,
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    partner = forms.CharField(
+        label=_("Your partner's name"),
+        max_length=120,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     email = forms.CharField(
         label=_("Email (optional)"),
@@ -30,8 +36,10 @@ class PublicRegistrationForm(ServiceForm):
         widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, teams: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        if not teams:  # players play alone: no partner to name
+            del self.fields["partner"]
         _style(self)
 
 

@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .clubs import Club, Player
-from .events import Entry, Event
+from .events import Entry, Event, entry_name
 
 
 def new_registration_key() -> str:
@@ -39,6 +39,15 @@ class Registration(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="registrations"
     )
+    # A team's registration (a kind played by teams of two) names both partners.
+    partner = models.ForeignKey(
+        Player,
+        verbose_name=_("partner"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="partner_registrations",
+    )
     entry = models.OneToOneField(
         Entry,
         verbose_name=_("entry"),
@@ -66,7 +75,13 @@ class Registration(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} @ {self.event}"
+        return f"{self.name} @ {self.event}"
+
+    @property
+    def name(self) -> str:
+        """Who registered: the player, or both partners for a team."""
+        partner = self.partner if self.partner_id is not None else None
+        return entry_name(self.player.name, partner.name if partner is not None else None)
 
 
 class WaitingPlace(models.Model):

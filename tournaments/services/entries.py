@@ -41,6 +41,10 @@ def enter_player(
             _("%(name)s is already entered.") % {"name": player.name},
             field="name",
         )
+    # One who waits on the online list and is entered by the TD leaves the list.
+    from .registration import seat_from_waiting_list  # registration enters through here
+
+    seat_from_waiting_list(event, entry)
     return entry
 
 

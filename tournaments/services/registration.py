@@ -13,7 +13,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,7 +23,7 @@ from tournaments.models import AuditEntry, Entry, Event, Registration, WaitingPl
 
 from ..error_codes import TournamentsError
 from ._common import UserLike, acting_user, actor_name, locked_event
-from .entries import enter_player, find_or_make_player
+from .entries import check_team, enter_player, find_or_make_player
 
 # Digits with the usual separators and an optional leading +: "+39 055 123 4567".
 PHONE = re.compile(r"^\+?[0-9][0-9 ()./-]{4,28}$")
@@ -115,30 +115,61 @@ def registration_refusal(event: Event) -> str:
     return ""
 
 
+def _team(event: Event, partner_name: str) -> bool:
+    """Whether the event's kind is played by teams of two; refuses a missing partner there
+    and a partner where players play alone (the form's partner field)."""
+    team = event.game_kind.team_size > 1
+    if team and not partner_name.strip():
+        raise ServiceError(
+            TournamentsError.PARTNER_REQUIRED,
+            _("%(game)s is played in teams of two: enter your partner's name.")
+            % {"game": event.game_kind.label},
+            field="partner",
+        )
+    if not team and partner_name.strip():
+        raise ServiceError(
+            TournamentsError.NOT_TEAM_GAME,
+            _("%(game)s is not played in teams: register alone.") % {"game": event.game_kind.label},
+            field="partner",
+        )
+    return team
+
+
 @transaction.atomic
-def register_online(event: Event, *, name: str, email: str = "", phone: str = "") -> Registration:
-    """A player's own registration from the public page (no account): a returning club
-    player is found by name; an entry below the cap, else a place on the waiting list."""
+def register_online(
+    event: Event, *, name: str, partner_name: str = "", email: str = "", phone: str = ""
+) -> Registration:
+    """A player's own registration from the public page (no account), with their partner's
+    name where the kind is played by teams of two: a returning club player is found by
+    name; an entry below the cap, else a place on the waiting list."""
     event = locked_event(event)
     refusal = registration_refusal(event)
     if refusal:
         raise ServiceError(TournamentsError.REGISTRATION_CLOSED, refusal)
     email, phone = _clean_contact(email, phone)
+    team = _team(event, partner_name)
     player = find_or_make_player(event, name=name)
-    if (
-        Registration.objects.filter(event=event, player=player).exists()
-        or event.entries.filter(player=player).exists()
-    ):
-        raise ServiceError(
-            TournamentsError.ALREADY_REGISTERED,
-            _("%(name)s is already registered for this event.") % {"name": player.name},
-            field="name",
-        )
-    registration = Registration(event=event, player=player, email=email, phone=phone)
+    partner = find_or_make_player(event, name=partner_name) if team else None
+    for who, field in ((player, "name"), (partner, "partner")):
+        if who is None:
+            continue
+        if (
+            event.registrations.filter(Q(player=who) | Q(partner=who)).exists()
+            or event.entries.filter(Q(player=who) | Q(partner=who)).exists()
+        ):
+            raise ServiceError(
+                TournamentsError.ALREADY_REGISTERED,
+                _("%(name)s is already registered for this event.") % {"name": who.name},
+                field=field,
+            )
+    check_team(event, player, partner)  # two different players
+    registration = Registration(
+        event=event, player=player, partner=partner, email=email, phone=phone
+    )
     if event.cap is None or entrants_count(event) < event.cap:
-        registration.entry = enter_player(event, player)
+        registration.entry = enter_player(event, player, partner=partner)
         registration.save()
-        _audit(event, "registered", {"player": player.name}, actor=player.name)
+        _audit(event, "registered", {"player": registration.name}, actor=player.name)
         return registration
     registration.save()
     last = event.waiting_list.order_by("-position").values_list("position", flat=True).first()
@@ -148,7 +179,7 @@ def register_online(event: Event, *, name: str, email: str = "", phone: str = ""
     _audit(
         event,
         "waiting_list",
-        {"player": player.name, "position": place.position},
+        {"player": registration.name, "position": place.position},
         actor=player.name,
     )
     return registration
@@ -161,6 +192,29 @@ def _leave_list(place: WaitingPlace) -> None:
     WaitingPlace.objects.filter(event_id=event_id, position__gt=position).update(
         position=F("position") - 1
     )
+
+
+def seat_from_waiting_list(event: Event, entry: Entry) -> None:
+    """The TD entered someone who waits (at the door, past the cap): their registration
+    holds the new entry, they leave the list (those behind move up) and their page says
+    they are in. In the caller's transaction (``enter_player``'s), the event locked."""
+    team = [entry.player_id] + ([entry.partner_id] if entry.partner_id else [])
+    places = WaitingPlace.objects.select_related("registration__player").filter(
+        Q(registration__player_id__in=team) | Q(registration__partner_id__in=team), event=event
+    )
+    for place in places.order_by("position"):
+        registration = place.registration
+        if not Registration.objects.filter(entry=entry).exists():
+            registration.entry = entry
+        registration.moved_up_at = timezone.now()
+        registration.save(update_fields=["entry", "moved_up_at"])
+        _leave_list(place)
+        _audit(
+            event,
+            "entered_from_waiting_list",
+            {"player": registration.name},
+            actor="tournament director",
+        )
 
 
 def fill_from_waiting_list(event: Event) -> list[Registration]:
@@ -177,17 +231,17 @@ def fill_from_waiting_list(event: Event) -> list[Registration]:
         if place is None:
             break
         registration = place.registration
+        _leave_list(place)  # first: the entry below must not find them waiting
         entry = Entry.objects.filter(event=event, player=registration.player).first()
         if entry is None:
-            entry = enter_player(event, registration.player)
+            entry = enter_player(event, registration.player, partner=registration.partner)
         elif entry.withdrawn:  # entered by the TD and withdrawn meanwhile: in again
             entry.withdrawn = False
             entry.save(update_fields=["withdrawn"])
         registration.entry = entry
         registration.moved_up_at = timezone.now()
         registration.save(update_fields=["entry", "moved_up_at"])
-        _leave_list(place)
-        _audit(event, "moved_up", {"player": registration.player.name}, actor="waiting list")
+        _audit(event, "moved_up", {"player": registration.name}, actor="waiting list")
         moved.append(registration)
     return moved
 
