@@ -293,3 +293,13 @@ def test_a_round_robin_of_pairs_meets_every_other_team_once():
     top = standings_for_event(event.pk)[0]
     # Three skunks (the losers stopped at 90): 3 game points each.
     assert (top.entry.name, top.games_won, top.game_points) == ("Anna Rossi & Ștefan Pop", 3, 9)
+
+
+def test_the_td_page_withdraws_a_team_in_a_teams_words(td_client, td_user):
+    event = partners_event()
+    event.club.directors.add(td_user)
+    services.draw_next_game(event)
+    page = td_client.get(f"/td/events/{event.pk}/").content.decode()
+    assert "Withdraw this team and give" in page
+    assert "Withdraw this team from the remaining games? Table" in page
+    assert "Withdraw this player" not in page
