@@ -131,3 +131,42 @@ def test_im_here_on_the_link_and_the_door_qr(open_page: Callable[[], Page], chec
     expect(td.locator("#check-ins")).to_contain_text("Jürgen Weiß")
     expect(td.locator("#check-ins")).to_contain_text("Zoë Lindqvist")
     checks.a11y(td, "TD door page, who checked in how")
+
+
+def test_a_team_registers_for_a_partners_night_and_waits_as_a_team(
+    open_page: Callable[[], Page], checks, viewport
+):
+    from tournaments.models import Event
+
+    event = EventFactory(name="Partners Ösel", game="partners", pairing=Event.Pairing.SWISS)
+    registration.set_registration(event, registration_open=True, cap=2)
+    registration.register_online(event, name=NAMES[0], partner_name=NAMES[1])
+    registration.register_online(event, name=NAMES[2], partner_name=NAMES[3])
+
+    # A third team: the partner's name forgotten first, said beside the field.
+    player = open_page()
+    player.goto(f"/events/{event.pk}/register/")
+    checks.a11y(player, "partners' registration page, full")
+    player.get_by_label("Your name").fill("Łucja Kowalczyk")
+    player.get_by_role("button", name="Register").click()
+    expect(
+        player.locator("#id_partner + .invalid-feedback, #id_partner ~ .invalid-feedback")
+    ).to_be_visible()
+    expected = f"/events/{event.pk}/register/: Failed to load resource: the server responded"
+    checks.console_errors[:] = [e for e in checks.console_errors if expected not in e]
+    checks.a11y(player, "partners' registration page, no partner")
+    player.get_by_label("Your partner's name").fill("Dolores Ibáñez")
+    player.get_by_role("button", name="Register").click()
+    expect(player).to_have_url(re.compile(r"/r/[\w-]+/$"))
+    expect(player.locator("h1")).to_have_text("Łucja Kowalczyk & Dolores Ibáñez")
+    expect(player.locator("#position")).to_have_text("You are number 1 on the waiting list.")
+    checks.a11y(player, "partners' registration page, waiting")
+
+    # A team withdraws: the waiting team is in, with its partner.
+    from tournaments import services
+
+    services.withdraw_entry(event.entries.get(player__name=NAMES[0]))
+    player.reload()
+    expect(player.locator("#state-title")).to_have_text("You're in")
+    entry = Registration.objects.get(event=event, player__name="Łucja Kowalczyk").entry
+    assert entry is not None and entry.name == "Łucja Kowalczyk & Dolores Ibáñez"
