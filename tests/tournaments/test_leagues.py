@@ -263,3 +263,23 @@ def test_merging_two_records_of_a_player_keeps_their_legs_and_team():
     leg = Leg.objects.get(match=match, number=1)
     assert leg.home_first == kept and kept in larks.players.all()
     assert selectors.league_table(league)[0].team.name == "Abbey"  # nothing complete yet
+
+
+@pytest.mark.parametrize("count", range(2, 13))
+def test_the_round_robin_shares_home_games_out_evenly(count):
+    """Every pair meets once, nobody twice in a round, and each team is at home in half its
+    matches (give or take one with an even number of teams, when each plays an odd number)."""
+    from tournaments.leagues.services import round_robin
+
+    teams = [f"team {n}" for n in range(count)]
+    rounds = round_robin(teams)  # type: ignore[arg-type]  # any hashable stands for a team
+    meetings = [frozenset(pair) for pairs in rounds for pair in pairs]
+    assert len(meetings) == len(set(meetings)) == count * (count - 1) // 2
+    for pairs in rounds:
+        seated = [t for pair in pairs for t in pair]
+        assert len(seated) == len(set(seated))
+    homes = sorted(sum(home == t for pairs in rounds for home, _away in pairs) for t in teams)
+    if count % 2:
+        assert homes == [(count - 1) // 2] * count
+    else:
+        assert homes[0] >= (count - 2) // 2 and homes[-1] <= count // 2

@@ -231,10 +231,13 @@ def round_robin(teams: Sequence[LeagueTeam]) -> list[list[tuple[LeagueTeam, Leag
     """Rounds of (home, away) pairs where every team meets every other once (the circle
     method); an odd number of teams gives one team a bye each round. Home and away alternate
     for the fixed team and swap with the round for the others, so no team is at home in
-    every round."""
+    every round, and home games are shared out evenly: with an odd number every team is at
+    home in half its matches, with an even number in half give or take one."""
     slots: list[LeagueTeam | None] = list(teams)
     if len(slots) % 2:
-        slots.append(None)
+        # The bye holds the fixed slot: the teams all rotate and share home and away
+        # exactly (at the end of the list, 5 teams had 1 to 3 home games each).
+        slots.insert(0, None)
     n = len(slots)
     rounds = []
     for r in range(n - 1):
