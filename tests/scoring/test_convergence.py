@@ -52,19 +52,27 @@ def test_with_the_cache_and_the_broker_down_the_result_is_saved_and_nothing_rais
     assert event.pk in scoring_services.events_behind()
 
 
-def test_a_worker_that_starts_sends_past_the_flag_a_killed_worker_left(
-    monkeypatch, django_capture_on_commit_callbacks
-):
-    """A worker killed with a run queued leaves the event's queued flag behind; the beat's sweep
-    honours it (no run until it expires, 30 s), the starting worker's sweep clears it."""
+@pytest.fixture
+def runs_held(monkeypatch):
+    """A 4-player event with its first game drawn, whose recompute runs are held, not run:
+    the event, a table of it, and the list of the runs sent (the flags in a shared cache)."""
     event = event_with_field(4)
     table = services.draw_next_game(event).tables.order_by("number").first()
     monkeypatch.setattr("scoring.coalesce.flags_shared", lambda: True)
-    sent = []
+    sent: list = []
     monkeypatch.setattr(
         "scoring.tasks.recompute_standings.apply_async", lambda args, **kw: sent.append(args)
     )
     cache.clear()
+    return event, table, sent
+
+
+def test_a_worker_that_starts_sends_past_the_flag_a_killed_worker_left(
+    runs_held, django_capture_on_commit_callbacks
+):
+    """A worker killed with a run queued leaves the event's queued flag behind; the beat's sweep
+    honours it (no run until it expires, 30 s), the starting worker's sweep clears it."""
+    event, table, sent = runs_held
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(event, table=table, winner=table.seat_a, loser_score=88)
     assert sent == [(event.pk,)]  # the run the killed worker took with it
@@ -74,18 +82,11 @@ def test_a_worker_that_starts_sends_past_the_flag_a_killed_worker_left(
 
 
 def test_a_recompute_is_pending_while_queued_and_until_the_standings_catch_up(
-    monkeypatch, django_capture_on_commit_callbacks
+    runs_held, django_capture_on_commit_callbacks
 ):
     """What CI's smoke step waits on before it times a run of its own: a run the starting
     worker's sweep queued (with its gather countdown) would otherwise land in the middle."""
-    event = event_with_field(4)
-    table = services.draw_next_game(event).tables.order_by("number").first()
-    monkeypatch.setattr("scoring.coalesce.flags_shared", lambda: True)
-    sent = []
-    monkeypatch.setattr(
-        "scoring.tasks.recompute_standings.apply_async", lambda args, **kw: sent.append(args)
-    )
-    cache.clear()
+    event, table, sent = runs_held
     assert scoring_services.recompute_pending(event.pk) is False
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(event, table=table, winner=table.seat_a, loser_score=88)
