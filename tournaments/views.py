@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from core.errors import ServiceError
 
@@ -310,6 +311,7 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
     """Check an entry in or out, or withdraw it."""
     event = selectors.directed_event(request.user, event_id)
     entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+    waiting = event.waiting_list.count()
     try:
         match request.POST.get("action"):
             case "check_in":
@@ -335,6 +337,10 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
             return render(request, "tournaments/td_event.html#entry-row", context, status=400)
         messages.error(request, exc.message)
     if request.htmx:
+        if event.waiting_list.count() != waiting:
+            # A withdrawal moved someone up from the waiting list: a new row, a new count,
+            # the badge; the whole page, not just this row.
+            return HttpResponseClientRefresh()
         entry.open_table = selectors.open_tables(event, [entry]).get(entry.pk)
         entry.door = guest_status(event.club, entry.player, event.date)
         return render(

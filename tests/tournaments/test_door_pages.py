@@ -195,3 +195,21 @@ def test_a_partners_event_registers_a_team_on_the_public_page(client, td_client,
     registration.set_registration(solo, registration_open=True, cap=None)
     page = client.get(reverse("event-register", args=[solo.pk])).content.decode()
     assert 'name="partner"' not in page
+
+
+def test_a_withdrawal_that_moves_someone_up_reloads_the_td_page(td_client, open_event):
+    """The row alone would leave the page stale: the one moved up missing from the entries,
+    the count and the "waiting" badge as they were."""
+    made = [registration.register_online(open_event, name=n) for n in ("Ann", "Bob", "Zoë")]
+    url = reverse("td-entry", args=[open_event.pk, made[0].entry_id])
+    response = td_client.post(url, {"action": "withdraw"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response.headers["HX-Refresh"] == "true"
+    page = td_client.get(reverse("td-event", args=[open_event.pk])).content.decode()
+    assert "Zoë" in page and "waiting</span>" not in page
+    # A withdrawal with nobody waiting swaps its row only.
+    response = td_client.post(
+        reverse("td-entry", args=[open_event.pk, made[1].entry_id]),
+        {"action": "withdraw"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "HX-Refresh" not in response.headers and "withdrawn" in response.content.decode()

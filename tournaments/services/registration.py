@@ -206,8 +206,8 @@ def seat_from_waiting_list(event: Event, entry: Entry) -> None:
         registration = place.registration
         if not Registration.objects.filter(entry=entry).exists():
             registration.entry = entry
-        registration.moved_up_at = timezone.now()
-        registration.save(update_fields=["entry", "moved_up_at"])
+        # Not "moved up": no place came free, the TD let them in (their page says they are).
+        registration.save(update_fields=["entry"])
         _leave_list(place)
         _audit(
             event,
