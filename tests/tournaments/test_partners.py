@@ -303,3 +303,11 @@ def test_the_td_page_withdraws_a_team_in_a_teams_words(td_client, td_user):
     assert "Withdraw this team and give" in page
     assert "Withdraw this team from the remaining games? Table" in page
     assert "Withdraw this player" not in page
+
+
+def test_the_crosstable_counts_teams(client):
+    event = partners_event()
+    _play_a_game(event)
+    recompute_standings(event.pk)
+    html = client.get(f"/events/{event.pk}/crosstable/").content.decode()
+    assert "4 teams, in standings order." in html and "Anna Rossi &amp; Ștefan Pop" in html

@@ -306,6 +306,18 @@ def test_the_crosstable_shows_each_tables_scores_without_a_sign(client, night):
     html = page.content.decode()
     # A score is a score (121, 95, 60), not a chip net (+121); the totals are game points.
     assert "121" in html and "+121" not in html and "+95" not in html
-    assert "Each game: W or L" in html
+    # The legend is the kind's (no W or L here), and the loser on 60 is skunked (<= 90).
+    assert "Each game: everyone at the player&#x27;s table" in html and "W or L" not in html
     first = seats_of(round_.stoppa_tables.get(number=1))[0].entry.player.name
     assert first in html
+    tables = round_.stoppa_tables.count()
+    assert html.count('60 <span title="skunk">*</span>') == 3 * tables
+    assert '95 <span title="skunk">' not in html
+    data = client.get(reverse("api-crosstable", args=[event.pk])).json()
+    skunks = {
+        score: {
+            cell["skunk"] for row in data["rows"] for cell in row["cells"] if cell["score"] == score
+        }
+        for score in (121, 95, 60)
+    }
+    assert skunks == {121: {1}, 95: {0}, 60: {1}}  # the winner's skunk won, the loser's suffered

@@ -84,6 +84,7 @@ class CrossCell:
     bye: bool = False
     forfeit: bool = False
     nets: tuple[tuple[int, int | None], ...] = ()
+    skunked: tuple[int, ...] = ()  # the entries of ``nets`` skunked at the table
     note: str = ""  # what a cell without a table means, in the kind's words ("bye")
 
     @property
@@ -116,6 +117,11 @@ class GameKind:
     # Players an entry is: 1 (each player for themself), 2 (a team of partners sitting
     # opposite, one entry with a ``partner``: partners' cribbage).
     team_size: ClassVar[int] = 1
+    # What a crosstable cell shows, said under the crosstable.
+    crosstable_legend: ClassVar[Promise] = _(
+        "Each game: W or L, the player's score – the opponent's, * a skunk, then the "  # noqa: RUF001 (the score dash)
+        "opponent's rank and name."
+    )
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     default_chain: ClassVar[tuple[str, ...]]

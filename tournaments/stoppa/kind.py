@@ -40,6 +40,9 @@ class Stoppa(GameKind):
     # The players of a table report its nets as one sheet that every one of them confirms
     # (or the TD enters it): no W/L paper cards, no cribbage hand records.
     result_shape = ResultShape.TABLE_NETS
+    crosstable_legend = _(
+        "Each session: everyone at the player's table, with their rank and chip net."
+    )
     group_tables = True
     sheet_action = "stoppa_nets"
     # Chips decide a Stoppa table: no target, muggins, match points, pairing of two, or

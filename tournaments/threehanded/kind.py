@@ -3,7 +3,8 @@ score (the winner's at the target), places and match points derived from the sco
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import ServiceError
 from games.cribbage.rules import SKUNK_LINES
 from tournaments.error_codes import TournamentsError
-from tournaments.kinds.base import Messages, ResultShape
+from tournaments.kinds.base import CrossCell, Messages, ResultShape
 from tournaments.models import Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.stoppa.kind import Stoppa
 from tournaments.tiebreakers import ACC_CHAIN
@@ -51,6 +52,9 @@ class ThreeHanded(Stoppa):
     # Head-to-head, Buchholz and the latest games need two-player games.
     tiebreakers = frozenset({*ACC_CHAIN, "skunks_won", "skunks_suffered", "draw"})
     result_shape = ResultShape.TABLE_SCORES
+    crosstable_legend = _(
+        "Each game: everyone at the player's table, with their rank and final score, * a skunk."
+    )
     sheet_action = "table_scores"
     # Places decide the points (the event's place points), the kind seats the tables, and
     # every player confirms the table's sheet (or the TD enters it).
@@ -74,6 +78,24 @@ class ThreeHanded(Stoppa):
         not_latest=_("Only the latest game can be drawn again."),
         too_few=_("At least %(n)s checked-in players are needed."),
     )
+
+    def crosstable_cells(
+        self, event: Event, entry_ids: Collection[int] | None = None
+    ) -> dict[int, list[CrossCell]]:
+        """Stoppa's cells (everyone at the table, here with their scores), with the skunks:
+        a loser at or below the skunk line is skunked; the winner's cell counts a skunk when
+        a loser was, a loser's when they were."""
+        line = skunk_line(event.target)
+        cells = super().crosstable_cells(event, entry_ids)
+        for row in cells.values():
+            for i, cell in enumerate(row):
+                if cell.won is None:  # no scores yet, or a table sat out
+                    continue
+                skunked = tuple(e for e, score in cell.nets if score is not None and score <= line)
+                if skunked:
+                    mine = cell.won or (cell.own is not None and cell.own <= line)
+                    row[i] = replace(cell, skunked=skunked, skunk=int(mine))
+        return cells
 
     def draw(self, event: Event, number: int, *, draft: bool, seed: int | None = None) -> Round:
         from . import services
