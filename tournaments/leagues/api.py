@@ -22,6 +22,11 @@ from .models import League, LeagueMatch, LegKind, Side
 
 
 class LeagueSerializer(serializers.ModelSerializer):
+    players_needed = serializers.IntegerField(
+        read_only=True,
+        help_text="Players a team needs to play every leg of a match (a team with fewer "
+        "cannot complete one).",
+    )
     leg_kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=LegKind.choices),
         max_length=100,
@@ -42,8 +47,9 @@ class LeagueSerializer(serializers.ModelSerializer):
             "points_loss",
             "target",
             "legs_per_player",
+            "players_needed",
         ]
-        read_only_fields = ["id"]
+        read_only_fields = ["id", "players_needed"]
         extra_kwargs: dict[str, dict] = {"name": {"validators": []}}
 
 

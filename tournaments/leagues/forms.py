@@ -9,13 +9,16 @@ from collections.abc import Callable
 from typing import cast
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
 from tournaments.forms.base import ServiceForm, _style
 from tournaments.models import Club, Event, Player
+from tournaments.names import sort_key
 
 from . import services
+from .error_codes import LeagueError
 from .models import League, LeagueMatch, LeagueTeam, LegKind, Side
 
 NUMERIC = {"inputmode": "numeric"}
@@ -32,12 +35,16 @@ class _LeagueServiceForm(ServiceForm):
         try:
             return action()
         except ServiceError as exc:
-            field = self.FIELD_OF.get(exc.field or "", exc.field)
+            field = self.field_for(exc)
             self.add_error(
                 field if field in self.fields else None,
                 forms.ValidationError(exc.message, code=exc.code),
             )
             return None
+
+    def field_for(self, exc: ServiceError) -> str | None:
+        """The form's field a refusal goes beside."""
+        return self.FIELD_OF.get(exc.field or "", exc.field)
 
 
 class LeagueForm(_LeagueServiceForm):
@@ -99,6 +106,15 @@ class LeagueForm(_LeagueServiceForm):
         return self.run(create)
 
 
+class _ByName(forms.models.ModelChoiceIterator):
+    """The players in the reader's alphabetical order ("Ștefan" among the S, not after Z)."""
+
+    def __iter__(self):
+        language = get_language()
+        for player in sorted(self.queryset, key=lambda p: sort_key(p.name, language)):
+            yield self.choice(player)
+
+
 class TeamForm(ServiceForm):
     """A team of the league: its name and its players, ticked from the club's players."""
 
@@ -114,9 +130,13 @@ class TeamForm(ServiceForm):
             kwargs.setdefault("initial", {"name": team.name, "players": list(team.players.all())})
         super().__init__(*args, **kwargs)
         self.league, self.team = league, team
-        cast(
-            forms.ModelMultipleChoiceField, self.fields["players"]
-        ).queryset = selectors.club_players(league.club)
+        field = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        # The club's players not in another team of the league (a player is in one team).
+        others = LeagueTeam.objects.filter(league=league)
+        if team is not None:
+            others = others.exclude(pk=team.pk)
+        field.iterator = _ByName  # before the queryset: its setter hands the widget the choices
+        field.queryset = selectors.club_players(league.club).exclude(league_teams__in=others)
         self.fields["name"].widget.attrs["class"] = "form-control"
 
     def save(self, *, user):
@@ -194,6 +214,12 @@ class LegForm(_LeagueServiceForm):
         # After a leg is saved the next one is chosen: the TD types on from its first player.
         self.fields["home_first"].widget.attrs["autofocus"] = True
         _style(self)
+
+    def field_for(self, exc: ServiceError) -> str | None:
+        # One player picked as their own partner: the partner's select is the one to change.
+        if exc.code == LeagueError.PLAYER_TWICE and exc.field in self.FIELD_OF:
+            return self.FIELD_OF[exc.field].replace("_first", "_second")
+        return super().field_for(exc)
 
     def save(self, *, user):
         def record():

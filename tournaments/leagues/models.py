@@ -78,6 +78,17 @@ class League(models.Model):
     def legs(self) -> list[LegKind]:
         return [LegKind(kind) for kind in self.leg_kinds]
 
+    @property
+    def players_needed(self) -> int:
+        """How many players a team needs to play every leg of a match: a doubles leg takes
+        two, and each plays at most ``legs_per_player`` legs of a match (0: no limit)."""
+        legs = self.legs
+        side = max((leg.side_size for leg in legs), default=1)
+        if not self.legs_per_player:
+            return side
+        seats = sum(leg.side_size for leg in legs)
+        return max(side, -(-seats // self.legs_per_player))  # rounded up
+
 
 class LeagueTeam(models.Model):
     """A team of the league: a name and its players (the club's players)."""
