@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -61,6 +62,8 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
             "saved": saved,
             "next_open": next_open,
             "game_url": _game_url(event, round_),
+            # The page's "Open tables (N)" counts down as the TD keys (an out-of-band swap).
+            "open_count_oob": game.game_counts(round_).open if saved is not None else None,
         }
         return render(request, f"{TEMPLATE}#table-card", context)
     if saved is not None:
@@ -172,7 +175,7 @@ def _page_context(request: HttpRequest, event, round_, refused=None, swap_form=N
         "page": page,
         "find": find,
         "show": game.Show.ALL if find else show,
-        "open_count": counts.open,
+        "open_count": format_html('<span id="open-count">{}</span>', counts.open),
         "table_count": counts.tables,
         "summary": {
             "waiting": sum(1 for mark in marks.values() if mark == hooks.DeskMark.WAITING),

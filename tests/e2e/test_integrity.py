@@ -67,6 +67,7 @@ def test_keyboard_entry_after_an_error_stays_on_the_table_in_error(
     td.keyboard.press("Enter")
     expect(td.locator(f"#card-{t2.pk}")).to_contain_text("Saved.")
     focused(td, f"#t{t3.pk}-w{t3.seat_a_id}")
+    expect(td.locator("#open-count")).to_have_text("3")  # 4 open tables, one saved
     result = GameResult.objects.get(table=t2)
     assert (result.winner_id, result.loser_score) == (t2.seat_a_id, 100)
 

@@ -84,6 +84,9 @@ def test_htmx_post_returns_just_the_table_card(td_client, night):
     body = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in body and f'id="card-{table.pk}"' in body and "Saved." in body
+    # The page's "Open tables (N)" counts down with it (out of band).
+    open_now = round_.tables.filter(seat_b__isnull=False, result__isnull=True).count()
+    assert f'<span id="open-count" hx-swap-oob="true">{open_now}</span>' in body
 
 
 def test_a_refused_card_says_so_and_keeps_what_was_typed(td_client, night):
@@ -98,6 +101,7 @@ def test_a_refused_card_says_so_and_keeps_what_was_typed(td_client, night):
     )
     body = response.content.decode()
     assert 'data-entry="refused"' in body and 'data-entry="saved"' not in body
+    assert "open-count" not in body  # nothing changed
     assert 'value="125"' in body and "must be below 121" in body
     assert re.search(rf'id="t{table.pk}-w{table.seat_b_id}"[^>]*\s+checked>', body)
     saved = td_client.post(
@@ -200,7 +204,9 @@ def test_a_large_game_page_opens_on_its_open_tables_and_finds_one(td_client, td_
         services.record_result(event, table=table, winner=table.seat_a, loser_score=100)
     url = reverse("td-game", args=[event.pk, 1])
     page = td_client.get(url).content.decode()
-    assert page.count('name="loser_score"') == 10 and "Open tables (10)" in page
+    assert page.count('name="loser_score"') == 10
+    assert 'Open tables (<span id="open-count">10</span>)' in page
+    assert page.count('id="open-count"') == 1  # the cards carry no copy of it
     # All 70 tables, a page of PAGE_SIZE (30) at a time: 30, 30 and 10.
     assert PAGE_SIZE == 30
     first = td_client.get(url, {"show": "all"}).content.decode()
@@ -232,4 +238,4 @@ def test_all_tables_counts_the_tables_played_not_the_bye(td_client, td_user):
     event.club.directors.add(td_user)
     services.draw_next_game(event)
     page = td_client.get(reverse("td-game", args=[event.pk, 1])).content.decode()
-    assert "All tables (3)" in page and "Open tables (3)" in page
+    assert "All tables (3)" in page and 'Open tables (<span id="open-count">3</span>)' in page
