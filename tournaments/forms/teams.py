@@ -20,7 +20,9 @@ class TeamForm(ServiceForm):
 
     name = forms.CharField(label=_("Player"), max_length=120)
     partner = forms.CharField(label=_("Partner"), max_length=120)
-    new = forms.BooleanField(label=_("Add unknown names as new players"), required=False)
+    new = forms.BooleanField(
+        label=_("Add as new players, even where the club has a similar name"), required=False
+    )
 
     def _register(self, event: Event):
         from .. import names, selectors
@@ -35,7 +37,8 @@ class TeamForm(ServiceForm):
                         TournamentsError.SIMILAR_PLAYERS,
                         _(
                             "The club has players with a name like this: %(names)s. Write the "
-                            "name as the club knows it, or tick “Add unknown names as new players”."
+                            "name as the club knows it, or tick “Add as new players, even where "
+                            "the club has a similar name”."
                         )
                         % {"names": ", ".join(p.name for p in similar[:4])},
                         field=field,
