@@ -47,6 +47,13 @@ def test_the_clock_runs_out_on_the_projector_and_the_td_calls_the_games(
     expect(panel.get_by_role("button", name="Pause")).to_be_visible()
     expect(panel.locator(".round-clock-time")).to_have_text(re.compile(r"^(1:00|0:5\d)$"))
     checks.a11y(td, "TD game page, clock running")
+    # A bad number in "Minutes to add" does not hold up Pause (the browser checks the
+    # minutes for "Add minutes" only).
+    panel.get_by_label("Minutes to add").fill("0")
+    panel.get_by_role("button", name="Pause").click()
+    expect(panel.get_by_role("button", name="Resume")).to_be_visible()
+    panel.get_by_role("button", name="Resume").click()
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
 
     # A minute is long for a test: the clock is set to end in a few seconds.
     round_ = event.rounds.get(number=1)
