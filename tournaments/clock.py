@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from .models import Club, Event, Round, Table
+from .models import Club, Event, Round, StoppaSeat, StoppaTable, Table
 
 Clock = Round.Clock
 
@@ -81,6 +81,23 @@ def unfinished_tables(round_: Round) -> QuerySet[Table]:
     return (
         round_.tables.filter(seat_b__isnull=False, result__isnull=True)
         .select_related("seat_a__player", "seat_b__player")
+        .order_by("number")
+    )
+
+
+def unfinished_group_tables(round_: Round) -> QuerySet[StoppaTable]:
+    """A game of tables of several players (three-handed): its tables without scores yet,
+    with their seats in order (a player sitting out has nothing to finish)."""
+    return (
+        StoppaTable.objects.filter(round=round_, number__isnull=False, entered_at__isnull=True)
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=StoppaSeat.objects.select_related(
+                    "entry__player", "entry__partner"
+                ).order_by("position"),
+            )
+        )
         .order_by("number")
     )
 

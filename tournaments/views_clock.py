@@ -22,7 +22,14 @@ from django.views.decorators.http import require_GET, require_POST
 from core.errors import ServiceError
 
 from . import selectors
-from .clock import Clock, at_time_applies, clock_of, public_clock, unfinished_tables
+from .clock import (
+    Clock,
+    at_time_applies,
+    clock_of,
+    public_clock,
+    unfinished_group_tables,
+    unfinished_tables,
+)
 from .forms.clock import CalledAtTimeForm, ClockRuleForm
 from .models import Club, Event, Round
 from .services import clock as clock_services
@@ -45,8 +52,17 @@ def clock_panel(event: Event, round_: Round, *, error: str = "", refused=None) -
         "applies": at_time_applies(club),
         "error": error,
         "tables": [],
+        "groups": [],
     }
-    if clock.state == Clock.TIME:
+    if clock.state == Clock.TIME and event.game_kind.group_tables:
+        # Tables of three: no single winner to call; the TD keys each table's scores on the
+        # game page as the club's rule decides.
+        groups = list(unfinished_group_tables(round_)[:LISTED])
+        panel["groups"] = [
+            (table, [seat.entry.name for seat in table.seats.all()]) for table in groups
+        ]
+        panel["unfinished"] = unfinished_group_tables(round_).count()
+    elif clock.state == Clock.TIME:
         refused_table, refused_form = refused or (None, None)
         panel["tables"] = [
             (
@@ -75,6 +91,10 @@ def _game(request: HttpRequest, event_id: int, number: int) -> tuple[Event, Roun
 
 def _refused_page(request: HttpRequest, event: Event, round_: Round, panel: dict):
     from .views_game import TEMPLATE, _page_context  # the game page, shown again
+
+    if event.game_kind.round_page != "td-game":  # a kind with its own game page
+        messages.error(request, panel["error"])
+        return redirect(event.game_kind.round_page, event_id=event.pk, number=round_.number)
 
     context = _page_context(request, event, round_) | {"clock_panel": panel}
     return render(request, TEMPLATE, context, status=400)
@@ -113,7 +133,7 @@ def td_clock(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
         return _panel(request, event, round_, error=error)
     if error:
         return _refused_page(request, event, round_, clock_panel(event, round_, error=error))
-    return redirect("td-game", event_id=event.pk, number=number)
+    return redirect(event.game_kind.round_page, event_id=event.pk, number=number)
 
 
 @login_required

@@ -101,6 +101,20 @@ def test_a_fifteen_player_three_handed_night(
     tables = _tables(event, 1)
     assert [t.seats.count() for t in tables] == [3] * 5
 
+    # The round clock runs here too; its panel's poll never moves the TD's cursor.
+    panel = td.locator("#td-clock")
+    panel.get_by_role("button", name="Start the clock").click()
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+    checks.a11y(td, "TD three-handed game page, clock running")
+    typing = td.locator(f"#three-row-{tables[2].pk} input.score").nth(1)
+    typing.focus()
+    td.evaluate(
+        "url => htmx.ajax('GET', url, {target: '#td-clock', swap: 'outerHTML'})",
+        f"/td/events/{event.pk}/games/1/clock/",
+    )
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+    expect(typing).to_be_focused()
+
     # Table 1 reports from the players' phones: one sends, the two others confirm.
     first = tables[0]
     at_first, first_scores = _seats(first), _scores(first)

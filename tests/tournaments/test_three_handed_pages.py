@@ -321,3 +321,43 @@ def test_the_crosstable_shows_each_tables_scores_without_a_sign(client, night):
         for score in (121, 95, 60)
     }
     assert skunks == {121: {1}, 95: {0}, 60: {1}}  # the winner's skunk won, the loser's suffered
+
+
+def test_the_round_clock_runs_on_a_three_handed_game_and_lists_the_tables_at_time(client, night):
+    """The clock panel is on the three-handed game page as on a two-player game's; at time it
+    lists the tables of three still without scores, to key by the club's rule."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tournaments.services import clock as clock_services
+
+    event, round_, td = night
+    client.force_login(td)
+    page_url = reverse("td-three-game", args=[event.pk, 1])
+    page = client.get(page_url).content.decode()
+    assert 'id="td-clock"' in page and "Start the clock" in page
+    clock_url = reverse("td-clock", args=[event.pk, 1])
+    started = client.post(clock_url, {"action": "start", "minutes": "20"}, HTTP_HX_REQUEST="true")
+    assert started.status_code == 200 and "Pause" in started.content.decode()
+    # Without JS a clock action lands back on this page, not the two-player one.
+    paused = client.post(clock_url, {"action": "pause"})
+    assert paused.status_code == 302 and paused.url == page_url
+    bad = client.post(clock_url, {"action": "pause"})  # not running: said on this page
+    assert bad.status_code == 302 and bad.url == page_url
+    # At time: the tables without scores, with their players.
+    clock_services.stop_clock(round_)
+    clock_services.start_clock(
+        round_, minutes=1, now=timezone.now() - datetime.timedelta(minutes=2)
+    )
+    tables = list(round_.stoppa_tables.filter(number__isnull=False).order_by("number"))
+    a, b, c = seats_of(tables[0])
+    services_three.record_table_scores(
+        event, table=tables[0], scores={a.entry_id: 121, b.entry_id: 95, c.entry_id: 60}
+    )
+    panel = client.get(clock_url).content.decode()
+    n = len(tables) - 1
+    assert f"Time: {n} table" in panel and "Key each table" in panel
+    assert f'id="at-time-{tables[0].number}"' not in panel
+    open_names = [s.entry.player.name for s in seats_of(tables[1])]
+    assert ", ".join(open_names) in panel

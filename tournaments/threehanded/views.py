@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import hooks, selectors
+from tournaments.views_clock import clock_panel
 
 from .forms import PlacePointsForm, TableScoresForm
 from .kind import THREE_HANDED
@@ -47,6 +48,8 @@ def _context(event, round_, rows) -> dict:
         "round": round_,
         "rows": rows,
         "can_redraw": selectors.stoppa_can_redraw(event, round_),
+        # The round clock, as on a two-player game's page.
+        "clock_panel": clock_panel(event, round_) if not round_.is_draft else None,
     }
 
 
