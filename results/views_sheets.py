@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 
 from core.errors import ServiceError
+from tournaments.clock import public_clock
 from tournaments.kinds import ResultShape
 from tournaments.services import door
 
@@ -58,6 +59,7 @@ def _context(key: str, entry, here, *, typed=None, error: str = "") -> dict:
         "table": here.table,
         "typed": [(seat, typed.get(seat.entry_id, "")) for seat in here.seats],
         "error": error,
+        "hall_clock": public_clock(entry.event) if here.polled else None,
     }
 
 

@@ -361,3 +361,26 @@ def test_the_round_clock_runs_on_a_three_handed_game_and_lists_the_tables_at_tim
     assert f'id="at-time-{tables[0].number}"' not in panel
     open_names = [s.entry.player.name for s in seats_of(tables[1])]
     assert ", ".join(open_names) in panel
+
+
+def test_a_three_handed_player_checks_in_and_sees_the_clock_on_their_own_link(client):
+    """The door's "I'm here" and the hall's clock on a three-handed player's page, as on a
+    two-player game's."""
+    from tournaments.services import clock as clock_services
+
+    cache.clear()
+    event = EventFactory(game=KEY, name="Three-handed night", target=121)
+    for name in NAMES:
+        EntryFactory(event=event, player__name=name, checked_in=False)
+    entry = event.entries.order_by("pk").first()
+    url = f"/k/{result_services.key_for(entry).key}/"
+    page = client.get(url).content.decode()
+    assert 'id="im-here"' in page and 'id="hall-clock"' not in page
+    assert client.post(url, {"action": "here"}).status_code == 302
+    entry.refresh_from_db()
+    assert entry.checked_in and entry.checked_in_how == "link"
+    services.check_in_all(event)
+    round_ = services.draw_next_game(event)
+    clock_services.start_clock(round_, minutes=15)
+    page = client.get(url).content.decode()
+    assert 'id="hall-clock"' in page and "js/clock.js" in page and 'id="im-here"' not in page
