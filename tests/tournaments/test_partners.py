@@ -303,6 +303,7 @@ def test_the_td_page_withdraws_a_team_in_a_teams_words(td_client, td_user):
     assert "Withdraw this team and give" in page
     assert "Withdraw this team from the remaining games? Table" in page
     assert "Withdraw this player" not in page
+    assert "ACC report" not in page  # partners' games earn no ACC points
 
 
 def test_the_crosstable_counts_teams(client):
@@ -311,3 +312,10 @@ def test_the_crosstable_counts_teams(client):
     recompute_standings(event.pk)
     html = client.get(f"/events/{event.pk}/crosstable/").content.decode()
     assert "4 teams, in standings order." in html and "Anna Rossi &amp; Ștefan Pop" in html
+
+
+def test_a_cribbage_event_page_keeps_its_acc_report(td_client, td_user):
+    event = EventFactory(game="cribbage")
+    event.club.directors.add(td_user)
+    page = td_client.get(f"/td/events/{event.pk}/").content.decode()
+    assert "ACC report (PDF)" in page and "ACC report (CSV)" in page
