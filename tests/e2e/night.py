@@ -53,3 +53,6 @@ def log_in(page: Page, next_url: str) -> None:
     page.get_by_label("Password").fill(TD_PASSWORD)
     page.get_by_role("button", name="Log in", exact=True).click()
     expect(page).to_have_url(re.compile(re.escape(next_url) + "$"))
+    # The URL changes when the page starts to arrive; keys typed before its scripts ran
+    # (htmx wires the forms at DOMContentLoaded) would post a form the old way.
+    page.wait_for_load_state()

@@ -30,6 +30,27 @@ def focused(page: Page, selector: str):
     expect(page.locator(selector)).to_be_focused()
 
 
+def test_a_refusal_that_comes_back_as_a_whole_page_keeps_the_cursor_on_the_error(
+    open_page: Callable[[], Page], checks
+):
+    """Enter pressed before the page's scripts ran posts the card the old way: the page comes
+    back (a 400) with the card in error, and the cursor lands on its score as htmx's would."""
+    event = club_night(8)
+    _t1, t2, _t3, _t4 = played_tables(event)
+    td = open_page()
+    log_in(td, f"/td/events/{event.pk}/games/1/")
+    td.locator(f"label[for=t{t2.pk}-w{t2.seat_a_id}]").click()
+    td.locator(f"#t{t2.pk}-loser_score").fill("125")
+    with td.expect_navigation():
+        td.evaluate(f"document.querySelector('#card-{t2.pk} form').submit()")  # no htmx
+    expect(td.locator(f"#card-{t2.pk}")).to_contain_text("The loser's score must be below 121")
+    focused(td, f"#t{t2.pk}-loser_score")
+    expect(td.locator(f"#t{t2.pk}-loser_score")).to_have_value("125")
+    # That 400 is the refusal itself (the form again, nothing saved): the browser logs it.
+    checks.console_errors[:] = [e for e in checks.console_errors if "status of 400" not in e]
+    assert not GameResult.objects.filter(table__round__event=event).exists()
+
+
 def test_keyboard_entry_after_an_error_stays_on_the_table_in_error(
     open_page: Callable[[], Page], checks
 ):
