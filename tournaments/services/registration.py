@@ -208,6 +208,7 @@ def seat_from_waiting_list(event: Event, entry: Entry) -> None:
             registration.entry = entry
         # Not "moved up": no place came free, the TD let them in (their page says they are).
         registration.save(update_fields=["entry"])
+        place.refresh_from_db(fields=["position"])  # a place left before moved it up
         _leave_list(place)
         _audit(
             event,
