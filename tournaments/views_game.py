@@ -62,8 +62,8 @@ def td_game(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
             "saved": saved,
             "next_open": next_open,
             "game_url": _game_url(event, round_),
-            # The page's "Open tables (N)" counts down as the TD keys (an out-of-band swap).
-            "open_count_oob": game.game_counts(round_).open if saved is not None else None,
+            # The page's "Open tables (N)" counts down as the TD keys (the card carries it).
+            "open_left": game.game_counts(round_).open if saved is not None else None,
         }
         return render(request, f"{TEMPLATE}#table-card", context)
     if saved is not None:
