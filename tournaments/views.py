@@ -311,9 +311,12 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
     """Check an entry in or out, or withdraw it."""
     event = selectors.directed_event(request.user, event_id)
     entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
-    waiting = event.waiting_list.count()
+    action = request.POST.get("action")
+    # Only a withdrawal can move the waiting list (a check-in at the door reads nothing more).
+    withdrawing = action in ("withdraw", "withdraw_forfeit")
+    waiting = event.waiting_list.count() if withdrawing else None
     try:
-        match request.POST.get("action"):
+        match action:
             case "check_in":
                 entry = services.set_checked_in(entry, True)
             case "check_out":
@@ -337,7 +340,7 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
             return render(request, "tournaments/td_event.html#entry-row", context, status=400)
         messages.error(request, exc.message)
     if request.htmx:
-        if event.waiting_list.count() != waiting:
+        if withdrawing and event.waiting_list.count() != waiting:
             # A withdrawal moved someone up from the waiting list: a new row, a new count,
             # the badge; the whole page, not just this row.
             return HttpResponseClientRefresh()

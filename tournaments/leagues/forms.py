@@ -9,13 +9,11 @@ from collections.abc import Callable
 from typing import cast
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
 from tournaments.forms.base import ServiceForm, _style
 from tournaments.models import Club, Event, Player
-from tournaments.names import sort_key
 
 from . import services
 from .error_codes import LeagueError
@@ -110,8 +108,9 @@ class _ByName(forms.models.ModelChoiceIterator):
     """The players in the reader's alphabetical order ("Ștefan" among the S, not after Z)."""
 
     def __iter__(self):
-        language = get_language()
-        for player in sorted(self.queryset, key=lambda p: sort_key(p.name, language)):
+        from tournaments import selectors
+
+        for player in selectors.by_name(self.queryset, lambda p: p.name):
             yield self.choice(player)
 
 
