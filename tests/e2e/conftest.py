@@ -107,16 +107,30 @@ class Checks:
             page.screenshot(path=str(Path(SCREENSHOTS) / f"{slug}.png"), full_page=True)
         for violation in results.response["violations"]:
             if violation.get("impact") in SEVERE:
-                targets = [", ".join(node["target"]) for node in violation["nodes"][:5]]
+                nodes = violation["nodes"][:5]
+                targets = [", ".join(node["target"]) for node in nodes]
+                # axe's own account (the colours and ratio it measured), to diagnose a failure
+                # seen once in CI without running it again.
+                why = "; ".join(
+                    " ".join(node.get("failureSummary", "").split()) for node in nodes[:2]
+                )
                 self.axe_findings.append(
                     f"{where}: {violation['impact']} {violation['id']}: {violation['help']} "
-                    f"at {targets}"
+                    f"at {targets} ({why})"
                 )
 
 
+# Every finite CSS transition or animation has ended (Bootstrap's spinners run for ever).
+SETTLED_JS = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || !isFinite(a.effect.getComputedTiming().endTime))"""
+
+
 def axe_run(axe: Axe, page: Page):
-    """axe.run, after the page has settled (an HTMX swap in flight changes what axe sees)."""
+    """axe.run, after the page has settled: an HTMX swap in flight changes what axe sees, and
+    a button caught in its 0.15 s colour transition (a radio just clicked) measures 1.66:1
+    where it rests at 4.5:1 (seen in CI on a busy machine)."""
     page.wait_for_load_state("load")
+    page.wait_for_function(SETTLED_JS, timeout=EXPECT_TIMEOUT_MS)
     return axe.run(page)
 
 
