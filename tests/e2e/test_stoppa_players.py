@@ -3,8 +3,9 @@
 The TD draws and releases session 1 in the browser; at table 1 each player opens their link,
 sees their table, seat and tablemates, one sends the table's nets and the others confirm
 them on their own phones (the sender's page follows by its poll); table 2's nets are
-entered by the TD. Every player then sees the table's nets and their running chips, and the
-desk shows no cribbage tool. Checked with axe-core, no console error allowed.
+entered by the TD, with the round clock running on the session page. Every player then sees
+the table's nets and their running chips, and the desk shows no cribbage tool. Checked with
+axe-core, no console error allowed.
 """
 
 from __future__ import annotations
@@ -116,9 +117,22 @@ def test_a_stoppa_session_from_the_draw_to_every_players_page(
         expect(phone.locator("#running-chips")).to_have_text(f"Your chips so far: {chips(net)}")
         expect(phone.locator("#my-sessions")).to_contain_text(chips(net))
 
-    # Table 2: the TD enters the nets on the session page.
+    # Table 2: the TD enters the nets on the session page, where the round clock runs as on
+    # a cribbage game's page; its panel's poll never moves the TD's cursor.
     td.goto(f"/td/events/{event.pk}/sessions/1/")
+    panel = td.locator("#td-clock")
+    panel.get_by_role("button", name="Start the clock").click()
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+    checks.a11y(td, "TD session page, clock running")
     row = td.locator(f"#stoppa-row-{two.pk}")
+    typing = row.locator("input.net").nth(1)
+    typing.focus()
+    td.evaluate(
+        "url => htmx.ajax('GET', url, {target: '#td-clock', swap: 'outerHTML'})",
+        f"/td/events/{event.pk}/games/1/clock/",
+    )
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+    expect(typing).to_be_focused()
     two_nets = [6, -1, -5, 0][: len(at_two)]
     two_nets[-1] = -sum(two_nets[:-1])
     for seat, net in zip(at_two, two_nets, strict=True):

@@ -205,3 +205,42 @@ def test_the_pages_show_the_clock_and_the_end_time_without_javascript(client, td
     assert "ends at" in hall  # what a browser without JavaScript shows
     projector = client.get(reverse("event-projector", args=[event.pk])).content.decode()
     assert 'id="hall-clock"' in projector and "js/clock.js" in projector
+
+
+def test_the_round_clock_runs_on_a_stoppa_session_and_lists_its_open_tables_at_time(
+    client, td_user
+):
+    """A Stoppa night has the clock panel on its session page, as a cribbage game has; a
+    clock action without JS lands back on the session page, and at time the panel lists the
+    tables still without nets, with their players."""
+    from tests.factories import stoppa_event_with_field
+    from tournaments.stoppa import services as services_stoppa
+
+    event = stoppa_event_with_field(7, names=["Nicolò Bianchi", "Zoë Weiß"])
+    event.club.directors.add(td_user)
+    round_ = services.draw_next_game(event)
+    client.force_login(td_user)
+    page_url = reverse("td-session", args=[event.pk, 1])
+    page = client.get(page_url).content.decode()
+    assert 'id="td-clock"' in page and "Start the clock" in page and "js/clock.js" in page
+    clock_url = reverse("td-clock", args=[event.pk, 1])
+    started = client.post(clock_url, {"action": "start", "minutes": "40"}, HTTP_HX_REQUEST="true")
+    assert started.status_code == 200 and "Pause" in started.content.decode()
+    assert clock_of(Round.objects.get(pk=round_.pk)).minutes == 40
+    paused = client.post(clock_url, {"action": "pause"})
+    assert paused.status_code == 302 and paused.url == page_url
+    refused = client.post(clock_url, {"action": "pause"}, follow=True)  # not running
+    assert refused.redirect_chain == [(page_url, 302)]
+    assert "not running" in refused.content.decode()
+
+    clock_services.stop_clock(round_)
+    clock_services.start_clock(round_, minutes=1, now=datetime.now(UTC) - timedelta(minutes=2))
+    first, second = round_.stoppa_tables.filter(number__isnull=False).order_by("number")
+    members = list(first.seats.values_list("entry_id", flat=True))
+    nets = {pk: 0 for pk in members}
+    services_stoppa.record_session_nets(event, table=first, nets=nets)
+    panel = client.get(clock_url).content.decode()
+    assert "Time: 1 table not finished" in panel and "Key each table's result" in panel
+    assert f'id="at-time-{first.number}"' not in panel
+    names = second.seats.order_by("position").values_list("entry__player__name", flat=True)
+    assert ", ".join(names) in panel

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import hooks, selectors
+from tournaments.views_clock import clock_panel
 
 from .forms import StoppaDealsForm, StoppaNetsForm, StoppaTableSizesForm
 from .kind import STOPPA
@@ -66,6 +67,8 @@ def _session_context(event, round_, rows) -> dict:
         "sizes_form": StoppaTableSizesForm(
             initial={"table_size": event.table_size, "min_table_size": event.min_table_size}
         ),
+        # The round clock, as on a cribbage game's page.
+        "clock_panel": clock_panel(event, round_) if not round_.is_draft else None,
     }
 
 
