@@ -213,6 +213,7 @@ def test_the_round_clock_runs_on_a_stoppa_session_and_lists_its_open_tables_at_t
     """A Stoppa night has the clock panel on its session page, as a cribbage game has; a
     clock action without JS lands back on the session page, and at time the panel lists the
     tables still without nets, with their players."""
+    from results import services as result_services
     from tests.factories import stoppa_event_with_field
     from tournaments.stoppa import services as services_stoppa
 
@@ -227,6 +228,14 @@ def test_the_round_clock_runs_on_a_stoppa_session_and_lists_its_open_tables_at_t
     started = client.post(clock_url, {"action": "start", "minutes": "40"}, HTTP_HX_REQUEST="true")
     assert started.status_code == 200 and "Pause" in started.content.decode()
     assert clock_of(Round.objects.get(pk=round_.pk)).minutes == 40
+    # The clock speaks the kind's words here, on the projector and on a player's page.
+    face = '<span class="round-clock-game">Session 1</span>'
+    assert face in started.content.decode() and "Game 1" not in started.content.decode()
+    projector = client.get(reverse("event-projector", args=[event.pk])).content.decode()
+    assert face in projector and 'aria-label="Clock: Session 1"' in projector
+    seat = round_.stoppa_tables.filter(number=1).get().seats.first()
+    link = reverse("player-page", args=[result_services.key_for(seat.entry).key])
+    assert face in client.get(link).content.decode()
     paused = client.post(clock_url, {"action": "pause"})
     assert paused.status_code == 302 and paused.url == page_url
     refused = client.post(clock_url, {"action": "pause"}, follow=True)  # not running
