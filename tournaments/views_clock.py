@@ -55,8 +55,8 @@ def clock_panel(event: Event, round_: Round, *, error: str = "", refused=None) -
         "groups": [],
     }
     if clock.state == Clock.TIME and event.game_kind.group_tables:
-        # Tables of three: no single winner to call; the TD keys each table's scores on the
-        # game page as the club's rule decides.
+        # Tables of several players (three-handed, Stoppa): no single winner to call; the TD
+        # keys each table's scores or nets on its page as the club's rule decides.
         groups = list(unfinished_group_tables(round_)[:LISTED])
         panel["groups"] = [
             (table, [seat.entry.name for seat in table.seats.all()]) for table in groups

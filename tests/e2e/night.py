@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from django.core.cache import cache
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments import services as tournament_services
@@ -56,3 +56,22 @@ def log_in(page: Page, next_url: str) -> None:
     # The URL changes when the page starts to arrive; keys typed before its scripts ran
     # (htmx wires the forms at DOMContentLoaded) would post a form the old way.
     page.wait_for_load_state()
+
+
+def start_the_clock(td: Page) -> None:
+    """The TD starts the round clock from the panel on a game (or session) page."""
+    panel = td.locator("#td-clock")
+    panel.get_by_role("button", name="Start the clock").click()
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+
+
+def clock_poll_keeps_the_cursor(td: Page, event: Event, number: int, typing: Locator) -> None:
+    """With the cursor in ``typing``, the clock panel polls (forced, not waited for): the
+    panel is swapped and the cursor stays where the TD is typing."""
+    typing.focus()
+    td.evaluate(
+        "url => htmx.ajax('GET', url, {target: '#td-clock', swap: 'outerHTML'})",
+        f"/td/events/{event.pk}/games/{number}/clock/",
+    )
+    expect(td.locator("#td-clock").get_by_role("button", name="Pause")).to_be_visible()
+    expect(typing).to_be_focused()

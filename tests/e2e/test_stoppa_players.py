@@ -18,7 +18,7 @@ from django.core.cache import cache
 from playwright.sync_api import Page, expect
 
 from results import services as result_services
-from tests.e2e.night import NAMES, log_in
+from tests.e2e.night import NAMES, clock_poll_keeps_the_cursor, log_in, start_the_clock
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.models import Event, Round, StoppaTable
 from tournaments.templatetags.pegboard import chips
@@ -120,19 +120,10 @@ def test_a_stoppa_session_from_the_draw_to_every_players_page(
     # Table 2: the TD enters the nets on the session page, where the round clock runs as on
     # a cribbage game's page; its panel's poll never moves the TD's cursor.
     td.goto(f"/td/events/{event.pk}/sessions/1/")
-    panel = td.locator("#td-clock")
-    panel.get_by_role("button", name="Start the clock").click()
-    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+    start_the_clock(td)
     checks.a11y(td, "TD session page, clock running")
     row = td.locator(f"#stoppa-row-{two.pk}")
-    typing = row.locator("input.net").nth(1)
-    typing.focus()
-    td.evaluate(
-        "url => htmx.ajax('GET', url, {target: '#td-clock', swap: 'outerHTML'})",
-        f"/td/events/{event.pk}/games/1/clock/",
-    )
-    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
-    expect(typing).to_be_focused()
+    clock_poll_keeps_the_cursor(td, event, 1, row.locator("input.net").nth(1))
     two_nets = [6, -1, -5, 0][: len(at_two)]
     two_nets[-1] = -sum(two_nets[:-1])
     for seat, net in zip(at_two, two_nets, strict=True):

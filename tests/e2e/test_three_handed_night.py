@@ -22,7 +22,7 @@ from results import services as result_services
 from scoring.selectors import standings_for_event
 from scoring.services import recompute_standings
 from tests.e2e.conftest import EXPECT_TIMEOUT_MS, LAPTOP, PHONE
-from tests.e2e.night import NAMES, log_in
+from tests.e2e.night import NAMES, clock_poll_keeps_the_cursor, log_in, start_the_clock
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.models import Entry, Event, Round, StoppaTable
 
@@ -102,18 +102,10 @@ def test_a_fifteen_player_three_handed_night(
     assert [t.seats.count() for t in tables] == [3] * 5
 
     # The round clock runs here too; its panel's poll never moves the TD's cursor.
-    panel = td.locator("#td-clock")
-    panel.get_by_role("button", name="Start the clock").click()
-    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
+    start_the_clock(td)
     checks.a11y(td, "TD three-handed game page, clock running")
     typing = td.locator(f"#three-row-{tables[2].pk} input.score").nth(1)
-    typing.focus()
-    td.evaluate(
-        "url => htmx.ajax('GET', url, {target: '#td-clock', swap: 'outerHTML'})",
-        f"/td/events/{event.pk}/games/1/clock/",
-    )
-    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
-    expect(typing).to_be_focused()
+    clock_poll_keeps_the_cursor(td, event, 1, typing)
 
     # Table 1 reports from the players' phones: one sends, the two others confirm.
     first = tables[0]
