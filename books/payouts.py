@@ -24,16 +24,17 @@ The rules (``docs/rules/books.md``, with their sources):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from math import gcd
 from operator import itemgetter
+from typing import Any
 
 from .error_codes import BooksError, BooksErrorCode
-from .money import ZERO, floor_to_coin, money, split_evenly, validate_coin
+from .money import ZERO, money, split_evenly, validate_coin
 
 __all__ = [
     "DEFAULT_PAID_SHARE",
@@ -54,6 +55,7 @@ __all__ = [
 EntryId = Hashable
 DEFAULT_PAID_SHARE = Fraction(1, 4)
 HUNDRED = Decimal(100)
+CENT = Decimal("0.01")
 
 
 class RemainderTo(StrEnum):
@@ -70,8 +72,9 @@ class HoldBack:
     """A fee held back from the takings before the pot is split (the ACC's, the club's).
 
     ``per_entrant`` is an amount per paid entrant, ``percent`` a percentage (0-100) of the
-    gross takings; both may be set. The held amount is rounded down to the coin; the part below
-    a coin stays in the pot.
+    gross takings; both may be set. The held amount is owed to the cent (the ACC's fee per
+    player, a club's percentage), so it is rounded to the cent, halves up, never to the coin:
+    only prizes are paid in coins (``docs/rules/books.md``).
     """
 
     name: str
@@ -195,13 +198,21 @@ class HeldBack:
 @dataclass(frozen=True)
 class Share:
     """One entrant's money: the place (tied places share it), how many were tied there, the
-    amount paid and the part of it that came from the remainder (``RemainderTo.TOP``)."""
+    amount handed over, the part of the prize that came from the remainder
+    (``RemainderTo.TOP``), and the part kept to settle an entry fee the entrant still owed
+    (``settled``: the prize is ``amount + settled``)."""
 
     entry_id: EntryId
     place: int
     tied: int
     amount: Decimal
     from_remainder: Decimal = ZERO
+    settled: Decimal = ZERO
+
+    @property
+    def prize(self) -> Decimal:
+        """The place's prize, before an owed fee was settled from it."""
+        return self.amount + self.settled
 
 
 @dataclass(frozen=True)
@@ -211,7 +222,9 @@ class PayoutSheet:
     ``place_amounts`` are each paid place's money before ties, rounded down to the coin (for
     display); ``shares`` are what is paid. ``remainder`` is the pot minus the shares before
     the remainder rule; it ends in ``carried_out``, ``to_club`` or the top shares
-    (``Share.from_remainder``).
+    (``Share.from_remainder``). ``settled`` is what was kept of unpaid entrants' prizes to
+    settle their fees; it is in ``carried_out`` or ``to_club`` (``settled_to``), beside the
+    remainder.
     """
 
     paid_entrants: int
@@ -226,6 +239,8 @@ class PayoutSheet:
     carried_out: Decimal
     to_club: Decimal
     notes: tuple[str, ...] = field(default=())
+    settled: Decimal = ZERO
+    settled_to: RemainderTo = RemainderTo.CARRY
 
     @property
     def held_back_total(self) -> Decimal:
@@ -240,8 +255,8 @@ class PayoutSheet:
     def check(self) -> None:
         """Raise unless every coin is accounted for and nothing is negative."""
         if (
-            any(s.amount < 0 for s in self.shares)
-            or min(self.carried_out, self.to_club, self.remainder, self.pot) < 0
+            any(s.amount < 0 or s.settled < 0 for s in self.shares)
+            or min(self.carried_out, self.to_club, self.remainder, self.pot, self.settled) < 0
         ):
             raise BooksError(BooksErrorCode.LEDGER_UNBALANCED, "a negative amount on the sheet")
         incoming = self.gross + self.carried_in
@@ -300,13 +315,20 @@ def compute_payouts(
     fees: Fees,
     table: PayoutTable | None = None,
     carried_in: Decimal = ZERO,
+    *,
+    takings: Decimal | None = None,
+    owed: Mapping[Any, Decimal] | None = None,  # entry id -> owed (Mapping keys are invariant)
 ) -> PayoutSheet:
     """The payout sheet of an event from its final places (after the playoff, where there is one).
 
     ``places`` are ``(entry id, place)`` with ties as equal places (1, 2, 3, 3, 5);
     ``paid_entrants`` is how many paid the entry fee (waived entrants play, but pay nothing in
     and do not count for the table's row); ``carried_in`` is a remainder carried from the last
-    event's pot. Raises :class:`BooksError` on bad places, fees or table.
+    event's pot. ``takings`` is the money actually taken at the door (part payments and all);
+    without it, every paid entrant is taken to have paid the fee. ``owed`` maps an entrant who
+    never paid to the fee they owe: their prize settles it first (``Share.settled``), and what
+    it settles goes where the remainder goes (carried, or to the club). Raises
+    :class:`BooksError` on bad places, fees or table.
     """
     if isinstance(paid_entrants, bool) or not isinstance(paid_entrants, int) or paid_entrants < 0:
         raise BooksError(BooksErrorCode.BAD_FEE, "the number of paid entrants is 0 or more")
@@ -316,13 +338,18 @@ def compute_payouts(
         raise BooksError(BooksErrorCode.BAD_AMOUNT, "a carried-in amount cannot be negative")
     groups = tie_groups(places)
     coin = fees.coin
-    gross = fees.entry * paid_entrants
+    gross = fees.entry * paid_entrants if takings is None else money(takings)
+    if gross < 0:
+        raise BooksError(BooksErrorCode.BAD_AMOUNT, "the takings cannot be negative")
+    debts = {entry: money(amount) for entry, amount in (owed or {}).items()}
+    if any(amount < 0 for amount in debts.values()):
+        raise BooksError(BooksErrorCode.BAD_AMOUNT, "an amount owed cannot be negative")
 
     held: list[HeldBack] = []
     for hold in fees.hold_backs:
         wanted = hold.per_entrant * paid_entrants + gross * hold.percent / HUNDRED
-        amount, _ = floor_to_coin(wanted, coin)  # the part below a coin stays in the pot
-        held.append(HeldBack(hold.name, amount))
+        # Owed to the cent, not to the coin: the part below a coin is not the players'.
+        held.append(HeldBack(hold.name, wanted.quantize(CENT, rounding=ROUND_HALF_UP)))
     held_total = sum((h.amount for h in held), ZERO)
     if held_total > gross:
         raise BooksError(
@@ -373,6 +400,27 @@ def compute_payouts(
     else:
         carried_out = remainder
 
+    # An unpaid entrant's prize settles the fee they owe first; the fee joins the remainder.
+    settled_total = ZERO
+    if debts:
+        settled_shares = []
+        for s in shares:
+            settled = min(s.amount, debts.get(s.entry_id, ZERO))
+            settled_total += settled
+            settled_shares.append(
+                Share(s.entry_id, s.place, s.tied, s.amount - settled, s.from_remainder, settled)
+                if settled
+                else s
+            )
+        shares = settled_shares
+    settled_to = RemainderTo.CLUB if fees.remainder_to is RemainderTo.CLUB else RemainderTo.CARRY
+    if settled_total:
+        if settled_to is RemainderTo.CLUB:
+            to_club += settled_total
+        else:
+            carried_out += settled_total
+        notes.append("an unpaid entrant's prize settles the fee owed first")
+
     sheet = PayoutSheet(
         paid_entrants=paid_entrants,
         fees=fees,
@@ -386,6 +434,8 @@ def compute_payouts(
         carried_out=carried_out,
         to_club=to_club,
         notes=tuple(notes),
+        settled=settled_total,
+        settled_to=settled_to,
     )
     sheet.check()
     return sheet

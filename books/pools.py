@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 
 from .error_codes import BooksError, BooksErrorCode
-from .money import ZERO, floor_fraction_to_coin, floor_to_coin, money, validate_coin
-from .payouts import EntryId, PayoutSheet
+from .money import ZERO, floor_fraction_to_coin, money, validate_coin
+from .payouts import CENT, EntryId, PayoutSheet, RemainderTo
 
 __all__ = [
     "LedgerItem",
@@ -45,6 +45,8 @@ __all__ = [
 
 HUNDRED = Decimal(100)
 MAIN_POT = "main"
+# The label of a ledger line that keeps an unpaid entrant's fee out of their prize.
+SETTLED_LABEL = "fee settled from the prize"
 
 
 class PoolKind(StrEnum):
@@ -192,7 +194,8 @@ def settle_pool(
         raise BooksError(BooksErrorCode.BAD_POOL, "a payout of 1-100% of the pool")
     coin = rule.coin
     takings = rule.fee * count
-    held, _ = floor_to_coin(takings * rule.held_back_percent / HUNDRED, coin)
+    # The club's part is owed to the cent; only the winners' shares round to the coin.
+    held = (takings * rule.held_back_percent / HUNDRED).quantize(CENT, rounding=ROUND_HALF_UP)
     available = carried_in + takings - held
 
     shares: list[PoolShare] = []
@@ -299,6 +302,15 @@ def night_ledger(sheet: PayoutSheet, pools: Sequence[PoolResult] = ()) -> NightL
     names = [MAIN_POT, *(pool.rule.name for pool in pools)]
     if len(set(names)) != len(names):
         raise BooksError(BooksErrorCode.BAD_POOL, "two pots have the same name")
+    # The fees settled from unpaid entrants' prizes are lines of their own (with the entrant),
+    # beside the remainder they go with.
+    settled_item = (
+        LedgerItem.TO_CLUB if sheet.settled_to is RemainderTo.CLUB else LedgerItem.CARRIED_OUT
+    )
+    to_club = sheet.to_club - (sheet.settled if settled_item is LedgerItem.TO_CLUB else ZERO)
+    carried_out = sheet.carried_out - (
+        sheet.settled if settled_item is LedgerItem.CARRIED_OUT else ZERO
+    )
     lines = [
         LedgerLine(MAIN_POT, LedgerItem.TAKINGS, sheet.gross, label="entry fees"),
         LedgerLine(MAIN_POT, LedgerItem.CARRIED_IN, sheet.carried_in),
@@ -306,8 +318,10 @@ def night_ledger(sheet: PayoutSheet, pools: Sequence[PoolResult] = ()) -> NightL
           for h in sheet.held_back),
         *(LedgerLine(MAIN_POT, LedgerItem.PAYOUT, s.amount, s.entry_id, f"place {s.place}")
           for s in sheet.shares),
-        LedgerLine(MAIN_POT, LedgerItem.TO_CLUB, sheet.to_club, label="remainder"),
-        LedgerLine(MAIN_POT, LedgerItem.CARRIED_OUT, sheet.carried_out, label="remainder"),
+        *(LedgerLine(MAIN_POT, settled_item, s.settled, s.entry_id, SETTLED_LABEL)
+          for s in sheet.shares if s.settled),
+        LedgerLine(MAIN_POT, LedgerItem.TO_CLUB, to_club, label="remainder"),
+        LedgerLine(MAIN_POT, LedgerItem.CARRIED_OUT, carried_out, label="remainder"),
     ]  # fmt: skip
     for pool in pools:
         name = pool.rule.name

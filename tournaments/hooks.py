@@ -117,6 +117,29 @@ def current_ranking(event_id: int) -> list[RankedEntry]:
     return _ranking_provider(event_id)
 
 
+# --- What keeps an event from being deleted ------------------------------------------------------
+
+# Each app above may say why an event must be kept rather than deleted (the money desk: money
+# was taken at its door). A draft event nothing of the kind holds may still be deleted.
+KeepReason = Callable[[int], "str | None"]
+_keep_reasons: list[KeepReason] = []
+
+
+def register_keep_reason(check: KeepReason) -> None:
+    """Called by an app above at start-up: ``check(event_id)`` says why to keep it, or None."""
+    if check not in _keep_reasons:
+        _keep_reasons.append(check)
+
+
+def reason_to_keep(event_id: int) -> str | None:
+    """Why the event must not be deleted (cancel it instead), or None."""
+    for check in _keep_reasons:
+        reason = check(event_id)
+        if reason:
+            return reason
+    return None
+
+
 # --- The results desk's marks on the TD's pages --------------------------------------------------
 
 

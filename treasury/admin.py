@@ -1,9 +1,14 @@
-"""The money desk's rows in the admin: the club's defaults, payout table and pools (set up
-here), and the events' fees, payments and closed ledgers (read them on the money desk)."""
+"""The money desk's rows in the admin, to read: money moves only through the desk's services,
+which check every figure and record who changed what and why (the club money page, the money
+desk, the treasury API). The pools' set-up and the staff stay editable here."""
+
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import (
+    ClubAudit,
     ClubMoney,
     ClubStaff,
     EventFees,
@@ -18,8 +23,27 @@ from .models import (
 )
 
 
+class ReadOnly(admin.ModelAdmin):
+    """Shown, never changed, added or deleted here: the services are the one way in."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ClubAudit)
+class ClubAuditAdmin(ReadOnly):
+    list_display = ["club", "at", "actor", "action", "reason"]
+    list_filter = ["club", "action"]
+
+
 @admin.register(ClubMoney)
-class ClubMoneyAdmin(admin.ModelAdmin):
+class ClubMoneyAdmin(ReadOnly):
     list_display = ["club", "currency", "coin", "entry_fee", "remainder_to", "main_balance"]
     list_select_related = ["club"]
 
@@ -39,7 +63,7 @@ class SidePoolAdmin(admin.ModelAdmin):
 
 
 @admin.register(EventFees)
-class EventFeesAdmin(admin.ModelAdmin):
+class EventFeesAdmin(ReadOnly):
     list_display = ["event", "entry_fee"]
     raw_id_fields = ["event"]
 
@@ -51,7 +75,7 @@ class EventPoolAdmin(admin.ModelAdmin):
 
 
 @admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
+class PaymentAdmin(ReadOnly):
     list_display = ["entry", "event", "status", "amount", "at"]
     list_filter = ["status"]
     raw_id_fields = ["event", "entry", "by"]
@@ -78,14 +102,14 @@ class LedgerLineInline(admin.TabularInline):
 
 
 @admin.register(NightLedger)
-class NightLedgerAdmin(admin.ModelAdmin):
+class NightLedgerAdmin(ReadOnly):
     list_display = ["event", "closed_at", "closed_by", "takings", "payouts", "carried_out"]
     raw_id_fields = ["event", "club"]
     inlines = [LedgerLineInline]
 
 
 @admin.register(LedgerLine)
-class LedgerLineAdmin(admin.ModelAdmin):
+class LedgerLineAdmin(ReadOnly):
     list_display = ["ledger", "pot", "item", "amount", "name"]
     raw_id_fields = ["ledger", "event", "pool", "entry"]
 

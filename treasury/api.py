@@ -18,17 +18,30 @@ from rest_framework.response import Response
 
 from books.payouts import PayoutSheet
 from books.pools import NightLedger as BooksLedger
+from core.errors import ServiceError
 from tournaments.api_td import TD_ERRORS, TDView, valid
 from tournaments.models import Event
 
 from . import access, season, selectors, services
-from .models import Payment
+from .amounts import parse_amount
+from .models import Payment, UnpaidChoice, UnpaidRule
 
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 
 
+class AmountField(serializers.DecimalField):
+    """An amount as the desk reads one (``treasury.amounts.parse_amount``): "7.50" or 10;
+    never a float (``7.5``), an exponent ("1E+2"), a sign ("-0.00") or "1_0"."""
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        try:
+            return parse_amount(data, self.field_name or "amount")
+        except ServiceError as exc:
+            raise serializers.ValidationError(str(exc), code=str(exc.code)) from None
+
+
 def _amount(**kwargs: Any) -> serializers.DecimalField:
-    return serializers.DecimalField(**MONEY, **kwargs)  # type: ignore[arg-type]
+    return AmountField(**MONEY, **kwargs)  # type: ignore[arg-type]
 
 
 # --- Serializers ---------------------------------------------------------------------------------
@@ -65,10 +78,12 @@ class EventFeesOutput(serializers.Serializer):
 
 
 class PaymentInput(serializers.Serializer):
-    """Paid, unpaid or waived; a paid entry pays the event's fee unless ``amount`` is given."""
+    """Paid, unpaid or waived; a paid entry pays the event's fee unless ``amount`` is given
+    (with a ``reason`` when it is not the fee: part paid, a discount, two nights)."""
 
     status = serializers.ChoiceField(choices=Payment.Status.choices)
     amount = _amount(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
 class PaymentOutput(serializers.Serializer):
@@ -88,8 +103,22 @@ class ShareOutput(serializers.Serializer):
     player = serializers.CharField()
     place = serializers.IntegerField()
     tied = serializers.IntegerField(help_text="How many share the place.")
-    amount = _amount()
+    amount = _amount(help_text="What is handed over.")
     from_remainder = _amount()
+    settled = _amount(help_text="The part of the prize kept to settle the fee still owed.")
+
+
+class UnpaidOutput(serializers.Serializer):
+    """An entrant who has not paid the fee."""
+
+    entry = serializers.IntegerField()
+    player = serializers.CharField()
+
+
+class OwingOutput(UnpaidOutput):
+    """An entrant who still owes the fee, and how much."""
+
+    owes = _amount()
 
 
 class HeldOutput(serializers.Serializer):
@@ -116,6 +145,15 @@ class PayoutSheetOutput(serializers.Serializer):
     remainder_to = serializers.CharField()
     carried_out = _amount()
     to_club = _amount()
+    settled = _amount(
+        help_text="Fees settled from unpaid winners' prizes (carried or to the club)."
+    )
+    unpaid_rule = serializers.ChoiceField(choices=UnpaidRule.choices)
+    owing = OwingOutput(many=True, help_text="Who has neither paid nor been waived.")
+    passed_down = UnpaidOutput(many=True, help_text="Unpaid finishers whose place passed down.")
+    to_decide = UnpaidOutput(
+        many=True, help_text="Unpaid finishers the TD decides for at the close."
+    )
     notes = serializers.ListField(child=serializers.CharField())
     to_recheck = serializers.BooleanField()
     final = serializers.BooleanField(
@@ -149,6 +187,22 @@ class LedgerOutput(serializers.Serializer):
     lines = LedgerLineOutput(many=True)
 
 
+class CloseInput(serializers.Serializer):
+    """Closing the night: that those who still owe are known, and the TD's choices."""
+
+    confirm_owing = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Close although some players have not paid (they are listed in the log).",
+    )
+    choices = serializers.DictField(
+        child=serializers.ChoiceField(choices=UnpaidChoice.choices),
+        required=False,
+        help_text="Under the club's `decide` rule: entry id -> `settle` (the prize settles the "
+        "fee first) or `pass_down` (the place goes to the next who paid).",
+    )
+
+
 # --- Answers -------------------------------------------------------------------------------------
 
 
@@ -180,6 +234,8 @@ def fees_data(event: Event) -> dict[str, Any]:
 def sheet_data(event: Event, sheet: PayoutSheet) -> dict[str, Any]:
     """A payout sheet as the API answers it, with the players' names."""
     names = selectors.entry_names(event)
+    unpaid = selectors.unpaid_finishers(event)
+    fee = selectors.event_fees(event).entry_fee
     return {
         "currency": selectors.club_money(event.club).currency,
         "coin": sheet.fees.coin,
@@ -198,9 +254,18 @@ def sheet_data(event: Event, sheet: PayoutSheet) -> dict[str, Any]:
                 "tied": s.tied,
                 "amount": s.amount,
                 "from_remainder": s.from_remainder,
+                "settled": s.settled,
             }
             for s in sheet.shares
         ],
+        "settled": sheet.settled,
+        "unpaid_rule": unpaid.rule,
+        "owing": [
+            {"entry": entry.pk, "player": entry.name, "owes": fee}
+            for entry in (selectors.who_owes(event) if fee else [])
+        ],
+        "passed_down": [{"entry": pk, "player": names.get(pk, "")} for pk in unpaid.passed_down],
+        "to_decide": [{"entry": pk, "player": names.get(pk, "")} for pk in unpaid.to_decide],
         "remainder": sheet.remainder,
         "remainder_to": sheet.fees.remainder_to.value,
         "carried_out": sheet.carried_out,
@@ -309,7 +374,12 @@ class EntryPaymentView(MoneyView):
         event = self.event()
         values = valid(PaymentInput, request.data)
         payment = services.set_payment(
-            event, entry_id, values["status"], amount=values.get("amount"), user=request.user
+            event,
+            entry_id,
+            values["status"],
+            amount=values.get("amount"),
+            reason=values.get("reason", ""),
+            user=request.user,
         )
         return Response(
             PaymentOutput(
@@ -318,6 +388,7 @@ class EntryPaymentView(MoneyView):
                     "player": payment.entry.name,
                     "status": payment.status,
                     "amount": payment.amount,
+                    "reason": payment.reason,
                     "owing": len(selectors.who_owes(event)),
                 }
             ).data
@@ -354,13 +425,21 @@ class CloseNightView(MoneyView):
 
     @extend_schema(
         summary="Close an event's night (TD)",
-        description=TD_ERRORS,
-        request=None,
+        description="Who has not paid is listed in a 400 `owing_not_confirmed` until the close "
+        "says `confirm_owing`; under the club's `decide` rule each unpaid player in the money "
+        "needs a choice (`decision_needed`). " + TD_ERRORS,
+        request=CloseInput,
         responses={200: LedgerOutput},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
-        services.close_night(event, user=request.user)
+        values = valid(CloseInput, request.data or {})
+        services.close_night(
+            event,
+            user=request.user,
+            confirm_owing=values.get("confirm_owing", False),
+            choices=values.get("choices") or {},
+        )
         return Response(LedgerOutput(ledger_data(event)).data)
 
 
@@ -393,6 +472,7 @@ class SeasonBooksOutput(serializers.Serializer):
     currency = serializers.CharField()
     nights = SeasonNightOutput(many=True)
     open_nights = serializers.IntegerField(help_text="Nights in the dates not closed yet.")
+    open_takings = _amount(help_text="What the doors of those nights took so far.")
     takings = _amount()
     payouts = _amount()
     held_back = _amount()
@@ -425,6 +505,7 @@ def season_data(books: season.SeasonBooks) -> dict[str, Any]:
             for night in books.nights
         ],
         "open_nights": books.open_nights,
+        "open_takings": books.open_takings,
         "takings": books.takings,
         "payouts": books.payouts,
         "held_back": books.held_back,

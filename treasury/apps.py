@@ -13,9 +13,12 @@ class TreasuryConfig(AppConfig):
         from tournaments import hooks
 
         from .acc_payback import acc_payback
+        from .selectors import money_kept
         from .services import on_event_cloned, on_event_from_template, on_template_saved
 
         register_payback_provider(acc_payback)
+        # An event whose door took money (or whose night was closed) is never deleted.
+        hooks.register_keep_reason(money_kept)
         # A cloned event (the weekly night) keeps its fees and side pools.
         hooks.event_cloned_signal.connect(on_event_cloned, dispatch_uid="treasury.event_cloned")
         # And so does a template of the weekly night, and each event made from it.

@@ -5,8 +5,10 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from .amounts import currency_choices
 from .models import ClubMoney, SidePool
 
 
@@ -26,7 +28,11 @@ class Styled(forms.ModelForm):
 
 
 class ClubMoneyForm(Styled):
-    """The club's currency, smallest coin, default entry fee, hold-back and remainder rule."""
+    """The club's currency (a select of the ISO 4217 codes in use, named in the reader's
+    language), smallest coin, default entry fee, hold-back, remainder and unpaid rules."""
+
+    currency = forms.ChoiceField(label=_("currency"), choices=())
+    reason = forms.CharField(label=_("Reason for the change"), required=False, max_length=200)
 
     class Meta:
         model = ClubMoney
@@ -38,7 +44,16 @@ class ClubMoneyForm(Styled):
             "hold_back_per_entrant",
             "hold_back_percent",
             "remainder_to",
+            "unpaid_rule",
         ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choices = currency_choices(get_language() or "en")
+        current = self.initial.get("currency")
+        if current and current not in {code for code, _name in choices}:
+            choices = [(current, current), *choices]  # a code stored before the list: kept
+        self.fields["currency"].choices = choices
 
 
 class PoolForm(Styled):

@@ -30,6 +30,24 @@ class RemainderRule(models.TextChoices):
     CLUB = RemainderTo.CLUB.value, _("To the club")
 
 
+class UnpaidRule(models.TextChoices):
+    """What happens to a prize won by an entrant who never paid the entry fee (the club's rule).
+
+    ``books.payouts.compute_payouts`` settles the debt from the prize (``owed``); the desk
+    leaves a passed-down place out of the places it gives the sheet."""
+
+    SETTLE = "settle", _("The prize settles the fee owed first")
+    PASS_DOWN = "pass_down", _("The place passes down to the next who paid")
+    DECIDE = "decide", _("The TD decides at the close")
+
+
+class UnpaidChoice(models.TextChoices):
+    """The TD's decision at the close for one unpaid place-finisher (``UnpaidRule.DECIDE``)."""
+
+    SETTLE = UnpaidRule.SETTLE.value, _("Settle the fee from the prize")
+    PASS_DOWN = UnpaidRule.PASS_DOWN.value, _("Pass the place down")
+
+
 class ClubRole(models.TextChoices):
     """A club's money staff besides its TDs (``Club.directors``, who may do everything)."""
 
@@ -85,15 +103,63 @@ class ClubMoney(models.Model):
     remainder_to = models.CharField(
         _("remainder"), max_length=8, choices=RemainderRule, default=RemainderRule.CARRY
     )
+    unpaid_rule = models.CharField(
+        _("a prize won by a player who has not paid"),
+        max_length=10,
+        choices=UnpaidRule,
+        default=UnpaidRule.SETTLE,
+    )
     # The main pot's remainder carried out of the club's last closed night.
     main_balance = models.DecimalField(_("main pot carried"), default=ZERO, **MONEY)
 
     class Meta:
         verbose_name = _("club money settings")
         verbose_name_plural = _("club money settings")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(coin__gt=0, coin__lte=100)
+                & models.Q(entry_fee__gte=0, entry_fee__lte=10000)
+                & models.Q(hold_back_per_entrant__gte=0, hold_back_per_entrant__lte=10000)
+                & models.Q(hold_back_percent__gte=0, hold_back_percent__lte=100)
+                & models.Q(main_balance__gte=0),
+                name="club_money_in_bounds",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.club}: {self.currency}"
+
+
+class ClubAudit(models.Model):
+    """A change of the club's money rules (settings, payout table, pools, staff): who, when,
+    from what to what, and why. An event's own changes are in its ``AuditEntry`` chain; these
+    belong to no event. Written only by ``treasury.services.audit_club_money``."""
+
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    actor = models.CharField(_("who"), max_length=150)
+    action = models.CharField(_("action"), max_length=40)
+    old = models.JSONField(_("old value"), null=True, blank=True)
+    new = models.JSONField(_("new value"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-at", "-pk"]
+        verbose_name = _("club money change")
+        verbose_name_plural = _("club money changes")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.action}"
 
 
 class PayoutTableRow(models.Model):
@@ -169,7 +235,13 @@ class SidePool(models.Model):
         ordering = ["club", "name"]
         verbose_name = _("side pool")
         verbose_name_plural = _("side pools")
-        constraints = [models.UniqueConstraint(fields=["club", "name"], name="one_pool_per_name")]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="one_pool_per_name"),
+            models.CheckConstraint(
+                condition=models.Q(fee__gte=0, fee__lte=10000, balance__gte=0),
+                name="side_pool_in_bounds",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -182,10 +254,19 @@ class EventFees(models.Model):
         "tournaments.Event", on_delete=models.CASCADE, related_name="fees", verbose_name=_("event")
     )
     entry_fee = models.DecimalField(_("entry fee"), default=ZERO, **MONEY)
+    # The TD's decision for each unpaid place-finisher under ``UnpaidRule.DECIDE``, made at
+    # the close: entry id (as text) -> ``UnpaidChoice``. Kept so the sheet reads the same after.
+    unpaid_choices = models.JSONField(_("decisions on unpaid winners"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("event fees")
         verbose_name_plural = _("event fees")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(entry_fee__gte=0, entry_fee__lte=10000),
+                name="event_fee_in_bounds",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.event}: {self.entry_fee}"
@@ -210,7 +291,10 @@ class EventPool(models.Model):
         verbose_name = _("pool of the event")
         verbose_name_plural = _("pools of the event")
         constraints = [
-            models.UniqueConstraint(fields=["event", "pool"], name="one_event_pool_per_pool")
+            models.UniqueConstraint(fields=["event", "pool"], name="one_event_pool_per_pool"),
+            models.CheckConstraint(
+                condition=models.Q(fee__gte=0, fee__lte=10000), name="event_pool_fee_in_bounds"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -236,6 +320,9 @@ class Payment(models.Model):
     )
     status = models.CharField(_("status"), max_length=8, choices=Status, default=Status.UNPAID)
     amount = models.DecimalField(_("amount"), default=ZERO, **MONEY)
+    # Why a payment is not the fee (a part payment, a discount, two nights at once), or why
+    # it was waived or refunded: said at the door, shown on the desk and in the log.
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -250,6 +337,16 @@ class Payment(models.Model):
         verbose_name = _("payment")
         verbose_name_plural = _("payments")
         indexes = [models.Index(fields=["event", "status"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(amount__gte=0, amount__lte=10000), name="payment_in_bounds"
+            ),
+            # Money is taken only from who paid: unpaid and waived entries hold nothing.
+            models.CheckConstraint(
+                condition=models.Q(status="paid") | models.Q(amount=0),
+                name="payment_only_paid_holds_money",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.status}"
@@ -310,11 +407,14 @@ class PoolWin(models.Model):
 
 
 class NightLedger(models.Model):
-    """An event's closed books: the lines of ``books.pools.night_ledger``, balancing to zero."""
+    """An event's closed books: the lines of ``books.pools.night_ledger``, balancing to zero.
+
+    The event it closed can never be deleted (PROTECT): the money it moved stays in the books.
+    """
 
     event = models.OneToOneField(
         "tournaments.Event",
-        on_delete=models.CASCADE,
+        on_delete=models.PROTECT,
         related_name="ledger",
         verbose_name=_("event"),
     )
@@ -365,7 +465,7 @@ class LedgerLine(models.Model):
         NightLedger, on_delete=models.CASCADE, related_name="lines", verbose_name=_("ledger")
     )
     event = models.ForeignKey(
-        "tournaments.Event", on_delete=models.CASCADE, related_name="+", verbose_name=_("event")
+        "tournaments.Event", on_delete=models.PROTECT, related_name="+", verbose_name=_("event")
     )
     pool = models.ForeignKey(
         SidePool,

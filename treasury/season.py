@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -21,7 +21,7 @@ from books.pools import LedgerItem
 from scoring.models import Season
 from tournaments.models import Club, Event
 
-from .models import ZERO, NightLedger
+from .models import ZERO, NightLedger, Payment
 from .selectors import club_money
 
 CENT = Decimal("0.01")
@@ -68,6 +68,8 @@ class SeasonBooks:
     currency: str
     nights: list[SeasonNight]
     open_nights: int  # events in the season's dates whose books are not closed yet
+    # What their doors took so far: money not in the books until those nights close.
+    open_takings: Decimal = ZERO
 
     def _total(self, name: str) -> Decimal:
         return sum((getattr(night, name) for night in self.nights), ZERO).quantize(CENT)
@@ -137,13 +139,29 @@ def season_books(season: Season) -> SeasonBooks:
                 carried_out=ledger.carried_out,
             )
         )
-    open_nights = (
-        Event.objects.filter(club=season.club, date__gte=season.start, date__lte=season.end)
-        .exclude(status__in=[Event.Status.DRAFT, Event.Status.CANCELLED])
-        .exclude(ledger__isnull=False)
-        .count()
+    # A night is open when it has no ledger and either ran (not a draft, not cancelled) or
+    # took money at its door (a draft or a cancelled event that took fees is still money).
+    took_money = Payment.objects.filter(
+        event=OuterRef("pk"), status=Payment.Status.PAID, amount__gt=0
     )
-    return SeasonBooks(season, club_money(season.club).currency, nights, open_nights)
+    open_events = (
+        Event.objects.filter(club=season.club, date__gte=season.start, date__lte=season.end)
+        .exclude(ledger__isnull=False)
+        .filter(~Q(status__in=[Event.Status.DRAFT, Event.Status.CANCELLED]) | Exists(took_money))
+    )
+    open_takings = (
+        Payment.objects.filter(event__in=open_events, status=Payment.Status.PAID).aggregate(
+            s=Sum("amount")
+        )["s"]
+        or ZERO
+    )
+    return SeasonBooks(
+        season,
+        club_money(season.club).currency,
+        nights,
+        open_events.count(),
+        open_takings.quantize(CENT),
+    )
 
 
 def _headers() -> list[str]:
@@ -176,7 +194,7 @@ def season_csv(books: SeasonBooks) -> str:
             [
                 night.date.isoformat(),  # type: ignore[attr-defined]
                 _safe(night.name),
-                night.currency,
+                _safe(night.currency),
                 night.takings,
                 night.carried_in,
                 night.payouts,
@@ -189,7 +207,7 @@ def season_csv(books: SeasonBooks) -> str:
         [
             "",
             _("Totals"),
-            books.currency,
+            _safe(books.currency),
             books.takings,
             books.opened_with,
             books.payouts,

@@ -7,7 +7,7 @@ refusals into :class:`~core.errors.ServiceError` (a 400 with a code, never a 500
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
@@ -61,6 +61,7 @@ from .models import (
     PoolEntry,
     PoolWin,
     SidePool,
+    UnpaidRule,
 )
 
 Status = Payment.Status
@@ -192,6 +193,40 @@ def paid_entrants(event: Event) -> int:
     return Payment.objects.filter(event=event, status=Status.PAID).count()
 
 
+def money_kept(event_id: int) -> str | None:
+    """Why an event must be kept, not deleted: money was taken at its door, or its night
+    was closed (``tournaments.hooks.reason_to_keep``). None when it holds no money."""
+    if NightLedger.objects.filter(event_id=event_id).exists():
+        return _("This event's night is in the books: cancel the event instead.")
+    if Payment.objects.filter(event_id=event_id, status=Status.PAID, amount__gt=0).exists():
+        return _(
+            "Money was taken at this event's door: cancel the event instead, and refund or "
+            "keep the money on its money desk."
+        )
+    return None
+
+
+def takings(event: Event) -> Decimal:
+    """The money taken at the door: the sum of what was paid (part payments and all). The
+    one figure of the takings, on the desk, the sheet, the ledger and the season's books."""
+    found = Payment.objects.filter(event=event, status=Status.PAID).aggregate(s=Sum("amount"))
+    return (found["s"] or ZERO).quantize(Decimal("0.01"))
+
+
+def payments_off_the_fee(event: Event) -> list[Payment]:
+    """The paid entries whose payment is not the fee (part paid, a discount, two nights), and
+    the waived ones, by name, each with its reason: what the desk shows beside the takings."""
+    fee = event_fees(event).entry_fee
+    return [
+        payment
+        for payment in Payment.objects.filter(event=event)
+        .exclude(status=Status.UNPAID)
+        .select_related("entry__player", "entry__partner")
+        .order_by("entry__player__name")
+        if payment.status == Status.WAIVED or payment.amount != fee
+    ]
+
+
 # --- Places and the payout sheet -----------------------------------------------------------------
 
 
@@ -203,9 +238,14 @@ def final_place_list(event: Event) -> list[tuple[int, int]]:
     placed = {entry_id: places.place(entry_id, rank) for entry_id, rank in rows.items()}
     # A playoff-only event's bracket players have places and no qualifying rows.
     placed.update({e: p for e, p in places.moved.items() if e not in rows})
-    found = sorted((place, entry_id) for entry_id, place in placed.items())
     # Renumbered as the competition ranking the books ask for: a withdrawn row or a bracket
     # that leaves a gap must not make the sheet refuse the night.
+    return competition_ranking(placed.items())
+
+
+def competition_ranking(placed: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(entry id, place)`` renumbered 1, 2, 3, 3, 5 in order of place, ties kept."""
+    found = sorted((place, entry_id) for entry_id, place in placed)
     result: list[tuple[int, int]] = []
     previous, previous_place = None, 0
     for seen, (place, entry_id) in enumerate(found):
@@ -240,15 +280,59 @@ def _carried_in(event: Event) -> dict[str, Decimal]:
     return balances
 
 
+@dataclass(frozen=True)
+class UnpaidFinishers:
+    """The entrants who still owe the fee as the sheet sees them, under the club's rule:
+    ``owed`` (entry id -> the fee: their prize settles it first), ``passed_down`` (their place
+    went to the next who paid), ``to_decide`` (the TD decides at the close; until then the
+    prize settles the fee)."""
+
+    rule: str
+    owed: dict[int, Decimal]
+    passed_down: list[int]
+    to_decide: list[int]
+
+
+def unpaid_finishers(event: Event) -> UnpaidFinishers:
+    """Who still owes, and what the club's unpaid rule (and the TD's choices) make of them."""
+    rule = club_money(event.club).unpaid_rule
+    fees = event_fees(event)
+    owing = [entry.pk for entry in who_owes(event)] if fees.entry_fee else []
+    choices = fees.unpaid_choices or {}
+    passed_down, to_decide = [], []
+    for entry_id in owing:
+        choice = choices.get(str(entry_id)) if rule == UnpaidRule.DECIDE else rule
+        if choice == UnpaidRule.PASS_DOWN:
+            passed_down.append(entry_id)
+        elif choice is None:
+            to_decide.append(entry_id)
+    owed = {e: fees.entry_fee for e in owing if e not in passed_down}
+    return UnpaidFinishers(rule, owed, passed_down, to_decide)
+
+
+def sheet_places(event: Event, unpaid: UnpaidFinishers | None = None) -> list[tuple[int, int]]:
+    """The places the payout sheet pays: the final places, less the entrants whose place
+    passed down, renumbered; none for a cancelled event (its pot is kept, not paid)."""
+    if event.status == Event.Status.CANCELLED:
+        return []
+    unpaid = unpaid or unpaid_finishers(event)
+    gone = set(unpaid.passed_down)
+    return competition_ranking((e, p) for e, p in final_place_list(event) if e not in gone)
+
+
 def payout_sheet(event: Event) -> PayoutSheet:
-    """The event's payout sheet from its final places (``books.payouts``)."""
+    """The event's payout sheet from its final places (``books.payouts``): the money taken
+    at the door, the fees still owed settled from the prizes or the places passed down."""
+    unpaid = unpaid_finishers(event)
     with books_refusals():
         return compute_payouts(
-            final_place_list(event),
+            sheet_places(event, unpaid),
             paid_entrants(event),
             books_fees(event),
             payout_table(event.club),
             carried_in=_carried_in(event).get(MAIN_POT, ZERO),
+            takings=takings(event),
+            owed=unpaid.owed,
         )
 
 

@@ -9,27 +9,38 @@ payouts to re-check, ``selectors.payouts_to_recheck``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from books.pools import MAIN_POT, LedgerItem
 from core.errors import ServiceError
 from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Club, Entry, Event
-from tournaments.services import acting_user, actor_name, locked_event
+from tournaments.services import acting_user, actor_name
 from tournaments.services._common import UserLike
 
 from . import selectors
+from .amounts import MAX_FEES_IN_ONE_PAYMENT, parse_count
+
+# The club's own rules live in .club; callers reach every money write here.
+from .club import (  # noqa: F401
+    REASON_LENGTH,
+    as_money,
+    audit_club_money,
+    create_pool,
+    money_settings,
+    parse_reason,
+    set_club_money,
+    set_club_role,
+)
 from .error_codes import TreasuryError
 from .models import (
     ZERO,
     ClubMoney,
-    ClubRole,
-    ClubStaff,
     EventFees,
     EventPool,
     LedgerLine,
@@ -38,38 +49,25 @@ from .models import (
     PoolEntry,
     PoolWin,
     SidePool,
+    UnpaidChoice,
+    UnpaidRule,
 )
 
-MAX_AMOUNT = Decimal("9999999999.99")  # what the columns hold (12 digits, 2 after the point)
+# Pools a player joins once a night (a hand pool, a Q-pool); a skunk pot counts skunks, at most
+# two a game (a double skunk).
+ONE_STAKE_KINDS = frozenset(
+    {
+        SidePool.Kind.Q_POOL,
+        SidePool.Kind.HAND_24,
+        SidePool.Kind.HAND_28,
+        SidePool.Kind.HAND_29,
+        SidePool.Kind.FOUR_OF_A_KIND,
+        SidePool.Kind.OTHER,
+    }
+)
 
 
-def as_money(value: Any, field: str = "amount") -> Decimal:
-    """``value`` as an amount of 0 or more with at most two decimals, or a ServiceError.
-
-    Floats are refused as the books refuse them: 0.1 + 0.2 is not money.
-    """
-    if isinstance(value, bool | float):
-        raise ServiceError(
-            TreasuryError.BAD_MONEY, _("Give amounts as text or Decimal."), field=field
-        )
-    try:
-        amount = value if isinstance(value, Decimal) else Decimal(str(value).strip())
-    except (InvalidOperation, ValueError):
-        raise ServiceError(
-            TreasuryError.BAD_MONEY, _("“%(v)s” is not an amount.") % {"v": value}, field=field
-        ) from None
-    if not amount.is_finite() or amount < 0 or amount > MAX_AMOUNT:
-        raise ServiceError(
-            TreasuryError.BAD_MONEY, _("An amount is 0 or more, within reason."), field=field
-        )
-    if int(amount.as_tuple().exponent) < -2 and amount != amount.quantize(Decimal("0.01")):
-        raise ServiceError(
-            TreasuryError.BAD_MONEY, _("An amount has at most two decimals."), field=field
-        )
-    return amount.quantize(Decimal("0.01"))
-
-
-def _audit(event: Event, user: UserLike, action: str, old: Any, new: Any) -> None:
+def _audit(event: Event, user: UserLike, action: str, old: Any, new: Any, reason: str = "") -> None:
     entry = AuditEntry(
         event=event,
         user=acting_user(user),
@@ -77,13 +75,20 @@ def _audit(event: Event, user: UserLike, action: str, old: Any, new: Any) -> Non
         action=action,
         old=old,
         new=new,
+        reason=reason,
     )
     append_audit(event, [entry])  # at the end of the event's hash chain
 
 
+def money_lock(event: Event) -> Event:
+    """The event under its row lock, cancelled or not: a cancelled night's money is still to
+    be settled (refunds marked, the night closed or re-opened), as any other's."""
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
 def _open(event: Event) -> Event:
     """The event under its row lock, refused once its night is closed (its books are kept)."""
-    event = locked_event(event)
+    event = money_lock(event)
     if NightLedger.objects.filter(event=event).exists():
         raise ServiceError(
             TreasuryError.NIGHT_CLOSED,
@@ -110,61 +115,6 @@ def _pool(club: Club, pool_id: int) -> SidePool:
     return pool
 
 
-# --- The club's settings and pools ---------------------------------------------------------------
-
-
-@transaction.atomic
-def set_club_money(club: Club, *, user: UserLike = None, **values: Any) -> ClubMoney:
-    """Change the club's money defaults (currency, coin, entry fee, hold-back, remainder)."""
-    settings, _created = ClubMoney.objects.select_for_update().get_or_create(club=club)
-    for name in ("coin", "entry_fee", "hold_back_per_entrant", "hold_back_percent"):
-        if name in values:
-            setattr(settings, name, as_money(values[name], name))
-    if "coin" in values and settings.coin <= 0:
-        raise ServiceError(TreasuryError.BAD_MONEY, _("The smallest coin is more than 0."))
-    if settings.hold_back_percent > 100:
-        raise ServiceError(TreasuryError.BAD_MONEY, _("A percentage is at most 100."))
-    for name in ("currency", "hold_back_name", "remainder_to"):
-        if name in values:
-            setattr(settings, name, values[name])
-    settings.full_clean(exclude=["club", "main_balance"])
-    settings.save()
-    return settings
-
-
-@transaction.atomic
-def set_club_role(club: Club, username: str, role: str, *, on: bool = True) -> ClubStaff:
-    """Give ``username`` a money role at the club (``on``) or take it back. Only a TD of the
-    club may call this (the view checks); a treasurer does not appoint treasurers."""
-    if role not in ClubRole.values:
-        raise ServiceError(TreasuryError.UNKNOWN_ROLE, _("No such role."), field="role")
-    user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
-    if user is None:
-        raise ServiceError(TreasuryError.UNKNOWN_USER, _("No such user."), field="username")
-    if on:
-        staff, _created = ClubStaff.objects.get_or_create(club=club, user=user, role=role)
-        return staff
-    staff = ClubStaff.objects.filter(club=club, user=user, role=role).first() or ClubStaff(
-        club=club, user=user, role=role
-    )
-    ClubStaff.objects.filter(club=club, user=user, role=role).delete()
-    return staff
-
-
-@transaction.atomic
-def create_pool(club: Club, name: str, kind: str, fee: Any, **options: Any) -> SidePool:
-    """Add a side pool to the club (balance 0); ``options``: share, ratios, percents, rules."""
-    name = name.strip()
-    if not name or name == MAIN_POT or SidePool.objects.filter(club=club, name=name).exists():
-        raise ServiceError(
-            TreasuryError.UNKNOWN_POOL, _("Give the pool a name of its own."), field="name"
-        )
-    pool = SidePool(club=club, name=name, kind=kind, fee=as_money(fee, "fee"), **options)
-    selectors.pool_rule(pool, pool.fee, Decimal(1))  # the books check the rule now
-    pool.save()
-    return pool
-
-
 # --- The event's fees ----------------------------------------------------------------------------
 
 
@@ -180,6 +130,20 @@ def set_event_fees(
     their fees, pool id -> fee; a pool left out is not run tonight. Audited."""
     event = _open(event)
     fee = as_money(entry_fee, "entry_fee")
+    club = selectors.club_money(event.club)
+    if fee and fee < club.coin:
+        raise ServiceError(
+            TreasuryError.BAD_COIN,
+            _("The fee is less than the club's smallest coin (%(coin)s).") % {"coin": club.coin},
+            field="entry_fee",
+        )
+    if club.hold_back_per_entrant > fee:
+        raise ServiceError(
+            TreasuryError.BAD_MONEY,
+            _("The club holds back %(held)s a player: the fee cannot be less.")
+            % {"held": club.hold_back_per_entrant},
+            field="entry_fee",
+        )
     fees, _created = EventFees.objects.get_or_create(
         event=event, defaults={"entry_fee": selectors.club_money(event.club).entry_fee}
     )
@@ -218,30 +182,61 @@ def set_payment(
     status: str,
     *,
     amount: Any = None,
+    reason: Any = "",
     user: UserLike = None,
 ) -> Payment:
-    """Mark an entry paid, unpaid or waived (one keystroke at the door). A paid entry pays
-    the event's fee unless ``amount`` says otherwise; unpaid and waived ones pay 0. Audited."""
+    """Mark an entry paid, unpaid or waived (one keystroke at the door). Audited.
+
+    A paid entry pays the event's fee unless ``amount`` says otherwise: a part payment, a
+    discount or two nights at once, each with its ``reason`` (at most ten fees); paying
+    nothing is not paying (mark it waived, or leave it unpaid). Unpaid and waived hold 0.
+    """
     if status not in Payment.Status.values:
         raise ServiceError(
             TreasuryError.BAD_PAYMENT_STATUS,
             _("The status is one of: paid, unpaid, waived."),
             field="status",
         )
+    why = parse_reason(reason)
     event = _open(event)
     entry = _entry(event, entry_id)
+    paid = Decimal("0.00")
     if status == Payment.Status.PAID:
-        paid = selectors.event_fees(event).entry_fee if amount is None else as_money(amount)
-    else:
-        paid = Decimal("0.00")
-    payment, _created = Payment.objects.get_or_create(entry=entry, defaults={"event": event})
-    if (payment.status, payment.amount) == (status, paid) and not _created:
+        fee = selectors.event_fees(event).entry_fee
+        paid = fee if amount in (None, "") else as_money(amount)
+        if fee and not paid:
+            raise ServiceError(
+                TreasuryError.PAID_NOTHING,
+                _("Nothing paid is not paid: mark the player waived, or leave them unpaid."),
+                field="amount",
+            )
+        if fee and paid > fee * MAX_FEES_IN_ONE_PAYMENT:
+            raise ServiceError(
+                TreasuryError.BAD_MONEY,
+                _("A payment is at most %(n)s times the fee (%(most)s).")
+                % {"n": MAX_FEES_IN_ONE_PAYMENT, "most": fee * MAX_FEES_IN_ONE_PAYMENT},
+                field="amount",
+            )
+        if paid != fee and not why:
+            raise ServiceError(
+                TreasuryError.REASON_NEEDED,
+                _("%(paid)s is not the fee of %(fee)s: say why (part paid, a discount...).")
+                % {"paid": paid, "fee": fee},
+                field="reason",
+            )
+    payment, created = Payment.objects.get_or_create(entry=entry, defaults={"event": event})
+    if (payment.status, payment.amount, payment.reason) == (status, paid, why) and not created:
         return payment
     old = {"player": entry.name, "status": payment.status, "amount": str(payment.amount)}
-    payment.status, payment.amount, payment.by = status, paid, acting_user(user)
+    if payment.reason:
+        old["reason"] = payment.reason
+    payment.status, payment.amount, payment.reason = status, paid, why
+    payment.by = acting_user(user)
     payment.save()
     new = {"player": entry.name, "status": status, "amount": str(paid)}
-    _audit(event, user, "payment", old, new)
+    if why:
+        new["reason"] = why
+    _audit(event, user, "payment", old, new, reason=why)
     return payment
 
 
@@ -250,18 +245,29 @@ def set_payment(
 
 @transaction.atomic
 def set_pool_stake(
-    event: Event, pool_id: int, entry_id: int, count: int = 1, *, user: UserLike = None
+    event: Event, pool_id: int, entry_id: int, count: Any = 1, *, user: UserLike = None
 ) -> int:
-    """Put an entry into an event's pool (``count`` stakes: skunks, for a skunk pot), or take
-    it out (0). Returns the count. Audited."""
+    """Put an entry into an event's pool (``count`` stakes: skunks, for a skunk pot, at most
+    two a game; one for any other pool), or take it out (0). Returns the count. Audited."""
     event = _open(event)
     pool = _pool(event.club, pool_id)
     if not EventPool.objects.filter(event=event, pool=pool).exists():
         raise ServiceError(
             TreasuryError.UNKNOWN_POOL, _("That pool is not run tonight."), field="pool"
         )
-    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 999:
-        raise ServiceError(TreasuryError.BAD_MONEY, _("A count of 0 to 999."), field="count")
+    count = parse_count(count)
+    most = 1 if pool.kind in ONE_STAKE_KINDS else 2 * event.games_planned
+    if count > most:
+        raise ServiceError(
+            TreasuryError.BAD_STAKE,
+            ngettext(
+                "%(pool)s takes at most %(n)s stake a player.",
+                "%(pool)s takes at most %(n)s stakes a player (two skunks a game).",
+                most,
+            )
+            % {"pool": pool.name, "n": most},
+            field="count",
+        )
     entry = _entry(event, entry_id)
     stake = PoolEntry.objects.filter(event=event, pool=pool, entry=entry).first()
     before = stake.count if stake else 0
@@ -302,6 +308,20 @@ def set_pool_winners(
             TreasuryError.BAD_POOL_WINNERS, _("A winner is named twice."), field="entries"
         )
     entries = [_entry(event, int(pk)) for pk in entry_ids]
+    if pool.kind != SidePool.Kind.SKUNK:
+        # A pool pays those who paid into it (a skunk pot is paid by the skunked and won by
+        # a draw or a 29 hand: its winner need not have been skunked).
+        staked = set(
+            PoolEntry.objects.filter(event=event, pool=pool).values_list("entry_id", flat=True)
+        )
+        strangers = [entry.name for entry in entries if entry.pk not in staked]
+        if strangers:
+            raise ServiceError(
+                TreasuryError.WINNER_NOT_STAKED,
+                _("%(names)s did not pay into %(pool)s: only those who did can win it.")
+                % {"names": ", ".join(strangers), "pool": pool.name},
+                field="entries",
+            )
     percent = None if payout_percent in (None, "") else as_money(payout_percent, "payout_percent")
     if percent is not None and not 0 < percent <= 100:
         raise ServiceError(
@@ -328,11 +348,70 @@ def set_pool_winners(
 # --- Closing the night ---------------------------------------------------------------------------
 
 
+def _decide_unpaid(event: Event, choices: Mapping[Any, Any] | None) -> dict[str, str]:
+    """Under the club's "the TD decides" rule: store the TD's choice for each unpaid entrant
+    the sheet would pay (settle the fee from the prize, or pass the place down); refuse the
+    close while one is undecided. Returns the choices by the players' names (for the log)."""
+    fees = selectors.event_fees(event)
+    stored = dict(fees.unpaid_choices or {})
+    names = selectors.entry_names(event)
+    for key, choice in (choices or {}).items():
+        if str(key) not in {str(pk) for pk in names} or choice not in UnpaidChoice.values:
+            raise ServiceError(
+                TreasuryError.BAD_UNPAID_RULE,
+                _("Choose “settle” or “pass_down” for an entry of this event."),
+                field="choices",
+            )
+        stored[str(key)] = choice
+    if stored != (fees.unpaid_choices or {}):
+        fees.unpaid_choices = stored
+        fees.save()
+    # Asked of the sheet as it now stands: a place passed down can bring the next unpaid
+    # entrant into the money, who then needs a choice too.
+    unpaid = selectors.unpaid_finishers(event)
+    in_the_money = {s.entry_id for s in selectors.payout_sheet(event).shares}
+    undecided = [pk for pk in unpaid.to_decide if pk in in_the_money]
+    if undecided:
+        raise ServiceError(
+            TreasuryError.DECISION_NEEDED,
+            _("Decide for the prize of each who has not paid: %(names)s.")
+            % {"names": ", ".join(names.get(pk, "?") for pk in undecided)},
+            field="choices",
+        )
+    return {names.get(int(pk)) or pk: choice for pk, choice in stored.items()}
+
+
 @transaction.atomic
-def close_night(event: Event, *, user: UserLike = None) -> NightLedger:
+def close_night(
+    event: Event,
+    *,
+    user: UserLike = None,
+    confirm_owing: bool = False,
+    choices: Mapping[Any, Any] | None = None,
+) -> NightLedger:
     """Close the event's books: the night ledger (``books.pools.night_ledger``) stored line by
-    line, and every pot's carried-out balance made the club's balance for its next event."""
+    line, and every pot's carried-out balance made the club's balance for its next event.
+
+    Who still owes the fee is listed and must be confirmed (``confirm_owing``); under the
+    club's "the TD decides" rule each unpaid entrant in the money needs a choice (``choices``:
+    entry id -> "settle" or "pass_down").
+    """
     event = _open(event)
+    decided: dict[str, str] = {}
+    if selectors.club_money(event.club).unpaid_rule == UnpaidRule.DECIDE:
+        decided = _decide_unpaid(event, choices)
+    owing = [entry.name for entry in selectors.who_owes(event)]
+    if owing and selectors.event_fees(event).entry_fee and not confirm_owing:
+        raise ServiceError(
+            TreasuryError.OWING_NOT_CONFIRMED,
+            ngettext(
+                "%(n)s player has not paid: %(names)s. Confirm to close the night all the same.",
+                "%(n)s players have not paid: %(names)s. Confirm to close the night all the same.",
+                len(owing),
+            )
+            % {"n": len(owing), "names": ", ".join(owing)},
+            field="confirm_owing",
+        )
     club = event.club
     ClubMoney.objects.get_or_create(club=club)
     settings = ClubMoney.objects.select_for_update().get(club=club)
@@ -374,7 +453,12 @@ def close_night(event: Event, *, user: UserLike = None) -> NightLedger:
             pool.balance = carry.get(name, ZERO)
             pool.save(update_fields=["balance"])
     selectors.event_fees(event).save()  # stored now, so the closed night keeps its fee
-    _audit(event, user, "night_closed", None, {"balances": {k: str(v) for k, v in carry.items()}})
+    closed: dict[str, Any] = {"balances": {k: str(v) for k, v in carry.items()}}
+    if owing and selectors.event_fees(event).entry_fee:
+        closed["owing"] = owing
+    if decided:
+        closed["choices"] = decided
+    _audit(event, user, "night_closed", None, closed)
     return ledger
 
 
@@ -382,7 +466,7 @@ def close_night(event: Event, *, user: UserLike = None) -> NightLedger:
 def reopen_night(event: Event, *, user: UserLike = None) -> None:
     """Take the club's latest closed night back: its pots get back the balances they started
     it with, and the desk takes changes again. Audited."""
-    event = locked_event(event)
+    event = money_lock(event)  # a cancelled night's money is still to settle
     ledger = selectors.require_closed(event)
     latest = NightLedger.objects.filter(club=event.club).order_by("-closed_at", "-pk").first()
     if latest is None or latest.pk != ledger.pk:

@@ -28,6 +28,7 @@ urlpatterns = [
     path(E + "sheet/", views.payout_sheet, name="money-sheet"),
     path(E + "fees/", views.set_fees, name="money-fees"),
     path(E + "entries/<int:entry_id>/pay/", views.pay, name="money-pay"),
+    path(E + "payment/", views.part_pay, name="money-part-pay"),
     path(E + "entries/<int:entry_id>/check-in/", views.check_in, name="money-check-in"),
     path(E + "entries/<int:entry_id>/stake/", views.stake, name="money-stake"),
     path(E + "winners/", views.winners, name="money-winners"),

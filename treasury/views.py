@@ -5,6 +5,7 @@ services and selectors."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,8 +22,9 @@ from tournaments import services as tournament_services
 from tournaments.models import Entry, Event
 
 from . import access, season, selectors, services
+from .amounts import parse_localized_amount
 from .forms import ClubMoneyForm, PoolForm
-from .models import ClubRole, LedgerLine, Payment
+from .models import ClubRole, LedgerLine, Payment, UnpaidChoice
 
 
 def _int(value: str | None) -> int:
@@ -42,6 +44,9 @@ def _context(event: Event) -> dict:
         "to_recheck": selectors.payouts_to_recheck(event),
         "entries": selectors.door_list(event),
         "owing": selectors.who_owes(event),
+        "off_the_fee": selectors.payments_off_the_fee(event),
+        "names_owing": ", ".join(entry.name for entry in selectors.who_owes(event)),
+        "unpaid_choices": UnpaidChoice.choices,
         "totals": selectors.door_totals(event),
         "statuses": Payment.Status,
         "ledger": stored,
@@ -53,6 +58,7 @@ def _context(event: Event) -> dict:
         context["pools"] = selectors.pool_nights(event)
         context["sheet"] = selectors.payout_sheet(event)
         context["names"] = selectors.entry_names(event)
+        context["unpaid"] = _unpaid_context(event, context["sheet"], context["names"])
         if stored is not None:
             context["lines"] = selectors.ledger_lines(stored)
         else:
@@ -63,6 +69,20 @@ def _context(event: Event) -> dict:
     for entry in context["entries"]:
         entry.stakes = stakes.get(entry.pk, {})
     return context
+
+
+def _unpaid_context(event: Event, sheet: Any, names: dict[int, str]) -> dict[str, Any]:
+    """The unpaid finishers for the sheet and the close: by name, and who needs a choice."""
+    unpaid = selectors.unpaid_finishers(event)
+    in_the_money = {share.entry_id for share in sheet.shares}
+    return {
+        "rule": unpaid.rule,
+        "owed": unpaid.owed,
+        "passed_down": [names.get(pk, "") for pk in unpaid.passed_down],
+        "to_decide_in_money": [
+            (pk, names.get(pk, "")) for pk in unpaid.to_decide if pk in in_the_money
+        ],
+    }
 
 
 @login_required
@@ -192,11 +212,41 @@ def winners(request: HttpRequest, event_id: int) -> HttpResponse:
 def close(request: HttpRequest, event_id: int) -> HttpResponse:
     """Close the night: the ledger stored, the balances carried to the club's next event."""
     event = access.money_event(request.user, event_id)
+    choices = {
+        key.removeprefix("choice-"): value
+        for key, value in request.POST.items()
+        if key.startswith("choice-") and value
+    }
     return _desk_action(
         request,
         event,
-        lambda: services.close_night(event, user=request.user),
+        lambda: services.close_night(
+            event,
+            user=request.user,
+            confirm_owing=request.POST.get("confirm_owing") == "on",
+            choices=choices,
+        ),
         _("The night is closed: its balances carry to the next event."),
+    )
+
+
+@login_required
+@require_POST
+def part_pay(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A payment that is not the fee (part paid, a discount, two nights), with its reason."""
+    event = access.money_event(request.user, event_id)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.set_payment(
+            event,
+            _int(request.POST.get("entry")),
+            Payment.Status.PAID,
+            amount=parse_localized_amount(request.POST.get("amount", "")),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        ),
+        _("The payment is recorded."),
     )
 
 
@@ -278,7 +328,13 @@ def club_pool_new(request: HttpRequest, club_id: int) -> HttpResponse:
     ratios = values.pop("ratios_text")
     try:
         services.create_pool(
-            club, values.pop("name"), values.pop("kind"), values.pop("fee"), ratios=ratios, **values
+            club,
+            values.pop("name"),
+            values.pop("kind"),
+            values.pop("fee"),
+            ratios=ratios,
+            user=request.user,
+            **values,
         )
     except ServiceError as exc:
         form.add_error(None, exc.message)
@@ -308,6 +364,7 @@ def club_treasurer(request: HttpRequest, club_id: int) -> HttpResponse:
             request.POST.get("username", ""),
             ClubRole.TREASURER,
             on=request.POST.get("action") != "remove",
+            by=request.user,
         )
     except ServiceError as exc:
         messages.error(request, exc.message)

@@ -32,7 +32,7 @@ from tournaments.models import (
     Table,
 )
 from treasury.models import EventPool, NightLedger, Payment, PoolEntry, PoolWin
-from treasury.selectors import club_money, event_fees
+from treasury.selectors import club_money, event_fees, takings
 
 from .door import export_registrations
 from .schema import EVENT_FIELDS, FORMAT_FIELDS, MATCH_FIELDS, SCHEMA, STANDING_FIELDS, VERSION
@@ -320,8 +320,14 @@ def _export_money(event: Event, ref: Callable[[int | None], int | None]) -> dict
     return {
         "currency": money.currency,
         "entry_fee": str(event_fees(event).entry_fee),
+        "takings": str(takings(event)),
         "payments": [
-            {"entry": ref(p.entry_id), "status": p.status, "amount": str(p.amount)}
+            {
+                "entry": ref(p.entry_id),
+                "status": p.status,
+                "amount": str(p.amount),
+                "reason": p.reason,
+            }
             for p in Payment.objects.filter(event=event).order_by("entry_id")
         ],
         "pools": [

@@ -127,6 +127,32 @@ def test_any_night_pays_the_pot_exactly(night):
 
 
 @given(nights(), st.data())
+def test_part_payments_and_unpaid_winners_never_lose_a_cent(night, data):
+    places, paid, fees, carried_in = night
+    takings = D(data.draw(st.integers(0, 200_000))).scaleb(-2)
+    ids = [entry for entry, _ in places]
+    debtors = data.draw(st.lists(st.sampled_from(ids), unique=True)) if ids else []
+    owed = {entry: D(data.draw(st.integers(1, 5000))).scaleb(-2) for entry in debtors}
+    try:
+        sheet = compute_payouts(
+            places, paid, fees, carried_in=carried_in, takings=takings, owed=owed
+        )
+    except BooksError as exc:
+        assert exc.code is BooksErrorCode.HELD_BACK_EXCEEDS_TAKINGS
+        return
+    sheet.check()  # takings + carried in = held back + paid + carried out + to the club
+    assert sheet.gross == takings
+    assert sheet.settled == sum((s.settled for s in sheet.shares), D(0))
+    for share in sheet.shares:
+        assert share.settled <= owed.get(share.entry_id, D(0))
+        assert share.amount >= 0
+        # A debt is settled in full before a cent is handed over.
+        assert share.amount == 0 or share.settled == owed.get(share.entry_id, D(0))
+    for hold in sheet.held_back:
+        assert hold.amount == hold.amount.quantize(D("0.01"))
+
+
+@given(nights(), st.data())
 def test_a_club_table_pays_the_pot_exactly(night, data):
     places, paid, fees, carried_in = night
     places_paid = data.draw(st.integers(min_value=1, max_value=12))
@@ -237,12 +263,60 @@ def test_a_club_table_by_field_size():
     assert [s.amount for s in sheet.shares] == [D(80), D(48), D(32)]
 
 
-def test_a_held_back_percentage_rounds_down_and_leaves_the_rest_in_the_pot():
+def test_a_held_back_percentage_is_owed_to_the_cent_not_the_coin():
     fees = Fees(D(5), (HoldBack("club", percent=D("7.5")),), coin=D("0.25"))
     sheet = compute_payouts(places_from_groups([1] * 9), 9, fees)
-    # 7.5% of 45 is 3.375: 3.25 held, 0.125 stays in the pot.
-    assert sheet.held_back[0].amount == D("3.25")
-    assert sheet.pot == D("41.75")
+    # 7.5% of 45 is 3.375: 3.38 held (to the cent, halves up), never 3.25.
+    assert sheet.held_back[0].amount == D("3.38")
+    assert sheet.pot == D("41.62")
+
+
+@pytest.mark.parametrize(
+    ("hold", "paid", "held"),
+    [
+        # The cases with a 5.00 coin: 10% of 45.00 held 0.00, 9 x 1.00 held 5.00.
+        (HoldBack("club", percent=D(10)), 9, D("4.50")),
+        (HoldBack("ACC", per_entrant=D(1)), 9, D("9.00")),
+        (HoldBack("both", per_entrant=D(1), percent=D(10)), 9, D("13.50")),
+    ],
+)
+def test_hold_backs_are_never_rounded_to_a_big_coin(hold, paid, held):
+    fees = Fees(D(5), (hold,), coin=D(5))
+    sheet = compute_payouts(places_from_groups([1] * paid), paid, fees)
+    assert sheet.held_back_total == held
+    # Only the prizes are in coins of 5; what did not make a coin is the remainder.
+    assert all(s.amount % 5 == 0 for s in sheet.shares)
+    assert sheet.pot == D(45) - held
+    sheet.check()
+
+
+def test_the_takings_are_what_was_paid_not_the_fee_times_the_payers():
+    # 4 paid, one of them 0.00 and one 5.00 of a 10.00 fee: 25.00 came in, not 40.00.
+    sheet = compute_payouts(places_from_groups([1] * 4), 4, Fees(D(10)), takings=D(25))
+    assert sheet.gross == D(25)
+    assert sheet.pot == D(25)
+    assert sheet.paid_total + sheet.carried_out == D(25)
+    sheet.check()
+
+
+def test_an_unpaid_winner_s_prize_settles_the_fee_first():
+    # 8 players, 7 paid 10.00: one in four of 7 pays 2 places. Entry 0, who never paid,
+    # won and owes the 10.00 fee.
+    places = places_from_groups([1] * 8)
+    sheet = compute_payouts(places, 7, Fees(D(10)), takings=D(70), owed={0: D(10)})
+    first = sheet.shares[0]
+    assert first.entry_id == 0
+    assert first.prize == D("46")  # 2 of 3 parts of 70, floored to the dollar
+    assert (first.amount, first.settled) == (D(36), D(10))
+    assert sheet.settled == D(10)
+    assert sheet.carried_out == sheet.remainder + D(10)
+    sheet.check()
+    # To the club when the club keeps the remainder; a prize smaller than the debt goes whole.
+    club = Fees(D(10), remainder_to=RemainderTo.CLUB)
+    small = compute_payouts(places, 7, club, takings=D(70), owed={1: D(50)})
+    assert (small.shares[1].amount, small.shares[1].settled) == (D(0), D(23))
+    assert small.to_club == small.remainder + D(23)
+    small.check()
 
 
 @pytest.mark.parametrize(

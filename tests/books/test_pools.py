@@ -56,11 +56,11 @@ def test_a_skunk_pot_pays_by_ratio_after_the_club_keeps_its_part():
         held_back_percent=D(10),
     )  # fmt: skip
     result = settle_pool(skunk, count=11, winners=["first draw", "second draw"])
-    assert result.held_back == D(1)  # 10% of 11, rounded down to the dollar
-    assert [s.amount for s in result.shares] == [D(6), D(4)]
-    assert result.carried_out == 0
+    assert result.held_back == D("1.10")  # 10% of 11: the club's part is owed to the cent
+    assert [s.amount for s in result.shares] == [D(5), D(3)]  # 60/40 of 9.90, in dollars
+    assert result.carried_out == D("1.90")
     one = settle_pool(skunk, count=11, winners=["only"])
-    assert [s.amount for s in one.shares] == [D(10)]
+    assert [s.amount for s in one.shares] == [D(9)]  # 9.90 in dollars; 0.90 carries
     with pytest.raises(BooksError) as exc:
         settle_pool(skunk, count=11, winners=["a", "b", "c"])
     assert exc.value.code is BooksErrorCode.BAD_WINNERS

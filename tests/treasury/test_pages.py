@@ -118,7 +118,13 @@ def test_closing_the_night_shows_the_ledger_balancing_to_zero(td_client, event, 
     _played(event)
     page = td_client.get(reverse("money-desk", args=[event.pk])).content.decode()
     assert "Close the night" in page and 'id="balance"' in page
-    response = td_client.post(reverse("money-close", args=[event.pk]), follow=True)
+    # The others have not paid: the close names them and asks.
+    assert 'id="confirm-owing"' in page
+    refused = td_client.post(reverse("money-close", args=[event.pk]), follow=True)
+    assert "have not paid" in refused.content.decode() and not selectors.stored_ledger(event)
+    response = td_client.post(
+        reverse("money-close", args=[event.pk]), {"confirm_owing": "on"}, follow=True
+    )
     body = response.content.decode()
     assert "night closed" in body and "<strong>0.00</strong>" in body
     pool.refresh_from_db()
@@ -148,6 +154,7 @@ def test_the_club_sets_its_money_and_adds_a_pool(td_client, event):
             "hold_back_per_entrant": "0",
             "hold_back_percent": "10",
             "remainder_to": "top",
+            "unpaid_rule": "settle",
         },
     )
     assert saved.status_code == 302

@@ -178,7 +178,12 @@ def test_reopening_gives_the_pots_back_what_they_started_with(club_books, td_use
     club, _q, hand_29 = club_books
     first = selectors.stored_ledger(club.events.get(name="Last night"))
     event = event_with_field(4, club=club)
-    services.close_night(event, user=td_user)
+    with pytest.raises(ServiceError) as exc:
+        services.close_night(event, user=td_user)  # nobody paid: the close asks first
+    assert exc.value.code == "owing_not_confirmed" and "Player" in exc.value.message
+    services.close_night(event, user=td_user, confirm_owing=True)
+    closed = AuditEntry.objects.get(event=event, action="night_closed")
+    assert len(closed.new["owing"]) == 4
     with pytest.raises(ServiceError) as exc:
         services.reopen_night(first.event, user=td_user)
     assert exc.value.code == "not_latest_night"

@@ -107,6 +107,9 @@ def delete_draft_event(event: Event, *, user: UserLike = None) -> str:
             TournamentsError.EVENT_HAS_GAMES,
             _("Games were drawn in this event: cancel it instead."),
         )
+    kept = hooks.reason_to_keep(event.pk)
+    if kept:
+        raise ServiceError(TournamentsError.EVENT_KEPT, kept)
     name, pk = str(event), event.pk
     found = acting_user(user)
     if found is not None:
