@@ -318,9 +318,9 @@ def td_entry(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
     try:
         match action:
             case "check_in":
-                entry = services.set_checked_in(entry, True)
+                entry = services.set_checked_in(entry, True, user=request.user)
             case "check_out":
-                entry = services.set_checked_in(entry, False)
+                entry = services.set_checked_in(entry, False, user=request.user)
             case "withdraw":
                 entry = services.withdraw_entry(entry)
             case "withdraw_forfeit":  # and the opponent wins their open table by forfeit

@@ -24,6 +24,7 @@ class TreasuryError(ErrorCode):
     OWING_NOT_CONFIRMED = "owing_not_confirmed"
     PAID_NOTHING = "paid_nothing"
     REASON_NEEDED = "reason_needed"
+    TD_ONLY = "td_only"
     WINNER_NOT_STAKED = "winner_not_staked"
     UNKNOWN_ENTRY = "unknown_entry"
     UNKNOWN_POOL = "unknown_pool"

@@ -20,10 +20,10 @@ from books.pools import MAIN_POT, LedgerItem
 from core.errors import ServiceError
 from tournaments.audit_chain import append_audit
 from tournaments.models import AuditEntry, Club, Entry, Event
-from tournaments.services import acting_user, actor_name
+from tournaments.services import acting_user, actor_name, set_checked_in
 from tournaments.services._common import UserLike
 
-from . import selectors
+from . import access, selectors
 from .amounts import MAX_FEES_IN_ONE_PAYMENT, parse_count
 
 # The club's own rules live in .club; callers reach every money write here.
@@ -238,6 +238,18 @@ def set_payment(
         new["reason"] = why
     _audit(event, user, "payment", old, new, reason=why)
     return payment
+
+
+def check_in_at_the_door(event: Event, entry: Entry, here: bool, *, user: UserLike) -> Entry:
+    """Check an entry in or out beside its payment. A treasurer does so only before the first
+    draw (after it, who plays is the TD's: a withdrawal); a TD at any time. Audited."""
+    if user is not None and not access.directs(user, event.club) and event.rounds.exists():
+        raise ServiceError(
+            TreasuryError.TD_ONLY,
+            _("The first game is drawn: only the TD checks players in or out now."),
+            field="here",
+        )
+    return set_checked_in(entry, here, user=user)
 
 
 # --- Pools: stakes and winners -------------------------------------------------------------------

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.errors import ServiceError
 from scoring.exports import content_disposition
 from tournaments import selectors as tournament_selectors
-from tournaments import services as tournament_services
 from tournaments.models import Entry, Event
 
 from . import access, season, selectors, services
@@ -124,7 +123,9 @@ def check_in(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
     error = ""
     try:
-        tournament_services.set_checked_in(entry, request.POST.get("here") == "1")
+        services.check_in_at_the_door(
+            event, entry, request.POST.get("here") == "1", user=request.user
+        )
     except ServiceError as exc:
         error = exc.message
     return _door_answer(request, event, entry_id, error)

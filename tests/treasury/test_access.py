@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from scoring.models import Season
 from tests.factories import ClubMoneyFactory, UserFactory, event_with_field
 from tournaments import services as tournament_services
+from tournaments.models import AuditEntry
 from treasury import access, services
 from treasury.models import ClubRole, ClubStaff, Payment
 
@@ -150,3 +151,32 @@ def test_money_clubs_are_the_directed_and_the_treasured(night, treasurer, elsewh
     assert set(access.money_clubs(treasurer)) == {night.club, elsewhere.club}
     assert access.directs(treasurer, elsewhere.club) and not access.directs(treasurer, night.club)
     assert list(access.money_clubs(td_user)) == [night.club]
+
+
+def test_a_treasurer_checks_players_in_only_before_the_first_draw(client, td_user, treasurer):
+    """Issue 34, item 5: a treasurer checked players out of a running event, unaudited."""
+    money = ClubMoneyFactory(entry_fee=Decimal(10))
+    event = event_with_field(4, club=money.club, name="Mardi")
+    event.club.directors.add(td_user)
+    services.set_club_role(event.club, "tesorière", ClubRole.TREASURER)
+    first, second = list(event.entries.order_by("pk")[:2])
+    event.entries.update(checked_in=False)
+    client.force_login(treasurer)
+    url = f"/td/events/{event.pk}/money/entries/{first.pk}/check-in/"
+    client.post(url, {"here": "1"})
+    first.refresh_from_db()
+    assert first.checked_in
+    logged = AuditEntry.objects.get(event=event, action="checked_in")
+    assert logged.actor == "tesorière" and logged.new == {"player": first.name, "checked_in": True}
+    for entry in event.entries.all():
+        tournament_services.set_checked_in(entry, True, user=td_user)
+    tournament_services.draw_next_game(event)
+    client.post(url, {"here": "0"})
+    first.refresh_from_db()
+    assert first.checked_in  # refused: after the draw, who plays is the TD's
+    assert not AuditEntry.objects.filter(event=event, action="checked_out").exists()
+    client.force_login(td_user)
+    client.post(f"/td/events/{event.pk}/money/entries/{second.pk}/check-in/", {"here": "0"})
+    second.refresh_from_db()
+    assert not second.checked_in
+    assert AuditEntry.objects.get(event=event, action="checked_out").actor == "director"

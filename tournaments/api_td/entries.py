@@ -144,7 +144,9 @@ class CheckInEntry(EntryAction):
         responses={200: TDEntrySerializer},
     )
     def post(self, request: Request, event_id: int, entry_id: int) -> Response:
-        return self.change_entry(entry_id, lambda entry: services.set_checked_in(entry, True))
+        return self.change_entry(
+            entry_id, lambda entry: services.set_checked_in(entry, True, user=request.user)
+        )
 
 
 class CheckOutEntry(EntryAction):
@@ -157,7 +159,9 @@ class CheckOutEntry(EntryAction):
         responses={200: TDEntrySerializer},
     )
     def post(self, request: Request, event_id: int, entry_id: int) -> Response:
-        return self.change_entry(entry_id, lambda entry: services.set_checked_in(entry, False))
+        return self.change_entry(
+            entry_id, lambda entry: services.set_checked_in(entry, False, user=request.user)
+        )
 
 
 class WithdrawEntry(EntryAction):

@@ -12,10 +12,19 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from tournaments import hooks, names, selectors
 from tournaments import pairing_bridge as bridge
-from tournaments.models import ACC_NUMBER, Bracket, Entry, Event, ForbiddenPair, Player
+from tournaments.audit_chain import append_audit
+from tournaments.models import (
+    ACC_NUMBER,
+    AuditEntry,
+    Bracket,
+    Entry,
+    Event,
+    ForbiddenPair,
+    Player,
+)
 
 from ..error_codes import TournamentsError
-from ._common import locked_event
+from ._common import UserLike, acting_user, actor_name, locked_event
 from .members import check_acc_number
 from .results import record_result
 
@@ -164,21 +173,40 @@ def find_or_make_player(
 
 
 @transaction.atomic
-def set_checked_in(entry: Entry, checked_in: bool, *, how: str = Entry.CheckIn.TD) -> Entry:
+def set_checked_in(
+    entry: Entry, checked_in: bool, *, how: str = Entry.CheckIn.TD, user: UserLike = None
+) -> Entry:
     """Mark an entry present (or not) for the next draw (and, where the event counts the
     checked-in as entrants, in or out of the standings); ``how`` (an ``Entry.CheckIn``) is
-    kept for the TD to see."""
+    kept for the TD to see. A change made by a person (the TD, a treasurer at the door) is
+    audited with who made it (``checked_in`` / ``checked_out``); a player's own check-in is
+    audited by the door's service."""
     ranks_check_in = entry.event.entrants == Event.Entrants.CHECKED_IN
-    if ranks_check_in:
-        locked_event(entry.event)  # the event's row first: the lock order of every writer
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    by_person = how == Entry.CheckIn.TD
+    event = locked_event(entry.event) if ranks_check_in or by_person else entry.event
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.withdrawn and checked_in:
         raise ServiceError(
             TournamentsError.WITHDRAWN, _("%(name)s has withdrawn.") % {"name": entry.name}
         )
+    changed = entry.checked_in != checked_in
     entry.checked_in = checked_in
     entry.checked_in_how = how if checked_in else ""
     entry.save(update_fields=["checked_in", "checked_in_how"])
+    if changed and by_person:
+        append_audit(
+            event,
+            [
+                AuditEntry(
+                    event=event,
+                    user=acting_user(user),
+                    actor=actor_name(user),
+                    action="checked_in" if checked_in else "checked_out",
+                    old={"player": entry.name, "checked_in": not checked_in},
+                    new={"player": entry.name, "checked_in": checked_in},
+                )
+            ],
+        )
     if ranks_check_in:
         hooks.results_changed(entry.event_id)
     return entry
