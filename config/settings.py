@@ -29,13 +29,26 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
+# Anything of a deployment set in the environment: then Pegboard is not the embedded demo.
+PRODUCTION_SIGNS = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "ALLOWED_HOSTS")
+DEPLOYED = [
+    name
+    for name in PRODUCTION_SIGNS
+    if os.environ.get(name) and not os.environ[name].startswith("sqlite")  # a SQLite file: a demo
+]
+# Fail closed: debug pages only where they are asked for (DEBUG=1) or where nothing of a
+# deployment is configured (the embedded default, `make run`).
+DEBUG = env_bool("DEBUG", not DEPLOYED)
 # The default key is for the embedded demo only: with DEBUG off a missing key is an error,
-# never the demo key (fail closed).
+# never the demo key.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY: DEBUG=0 never runs on the demo key.")
+        raise ImproperlyConfigured(
+            "Set SECRET_KEY: Pegboard never runs on the demo key outside the embedded default"
+            + (f" ({', '.join(DEPLOYED)} set)" if DEPLOYED else "")
+            + ". DEBUG=1 asks for a development run on it."
+        )
     SECRET_KEY = "pegboard-insecure-development-key-change-me"
 ALLOWED_HOSTS = [
     h.strip()

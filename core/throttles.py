@@ -76,6 +76,13 @@ def private_key(request: Request, view: Any) -> str | None:
     return key
 
 
+def client_address(request: Any) -> str:
+    """The client's address as every limit reads it (the API's throttles, the login lockout,
+    the public pages' own counters): behind ``NUM_PROXIES`` proxies, the address they report,
+    so a hall behind the documented load balancer is not one client."""
+    return str(throttling.BaseThrottle().get_ident(request) or "")
+
+
 def client_of(request: Request, view: Any, address: str | None) -> tuple[str, str]:
     """``(scope, ident)``: whom a request is counted against (see the module's docstring).
 

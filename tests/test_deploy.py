@@ -51,6 +51,34 @@ def test_debug_off_without_a_secret_key_refuses_to_start():
     assert done.returncode != 0 and "Set SECRET_KEY" in done.stderr
 
 
+@pytest.mark.parametrize(
+    "deployed",
+    [
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/pegboard",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+            "ALLOWED_HOSTS": "pegboard.example.org",
+        },
+        {"ALLOWED_HOSTS": "pegboard.example.org"},
+    ],
+)
+def test_a_deployment_without_debug_or_a_key_refuses_to_start_naming_the_key(deployed):
+    """Issue 34, item 13: with a database, a broker and hosts set but DEBUG and SECRET_KEY
+    unset, Pegboard ran with debug pages on and the demo key (``check`` exited 0)."""
+    clean = {k: "" for k in ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL")}
+    done = manage("check", env=clean | deployed)
+    assert done.returncode != 0 and "Set SECRET_KEY" in done.stderr
+    assert "ALLOWED_HOSTS" in done.stderr
+    asked = manage("check", env=clean | deployed | {"DEBUG": "1"})
+    assert asked.returncode == 0, asked.stderr  # debug where it is asked for
+
+
+def test_the_embedded_default_still_needs_nothing():
+    clean = {k: "" for k in ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "ALLOWED_HOSTS")}
+    done = manage("check", env=clean)
+    assert done.returncode == 0, done.stderr
+
+
 def test_check_deploy_is_clean_in_the_production_shape():
     done = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
     assert done.returncode == 0, done.stdout + done.stderr

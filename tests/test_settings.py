@@ -27,7 +27,7 @@ def settings_with(env: dict[str, str]) -> dict:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     out = subprocess.run(
@@ -55,6 +55,7 @@ def test_environment_selects_postgresql_pool_redis_and_a_worker():
             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/pegboard",
             "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
             "REDIS_URL": "redis://127.0.0.1:6379/1",
+            "SECRET_KEY": "settings-probe-key-0123456789-0123456789-0123456789",
         }
     )
     assert found["engine"] == "django.db.backends.postgresql"
@@ -88,6 +89,7 @@ def test_pgbouncer_turns_off_server_side_cursors_and_django_s_pool():
     env |= {
         "DATABASE_URL": "postgres://postgres@127.0.0.1:6432/pegboard",
         "PGBOUNCER": "1",
+        "DEBUG": "1",  # a deployment's environment without a key runs only when asked for
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     out = subprocess.run(

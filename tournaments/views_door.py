@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from core import cache
 from core.errors import ServiceError
+from core.throttles import client_address
 
 from . import selectors
 from .forms.door import (
@@ -159,7 +160,7 @@ def event_register(request: HttpRequest, event_id: int) -> HttpResponse:
     form = PublicRegistrationForm(request.POST or None, teams=event.game_kind.team_size > 1)
     status = 200
     if request.method == "POST" and _over(
-        f"door:register:{event.pk}:{request.META.get('REMOTE_ADDR', '')}",
+        f"door:register:{event.pk}:{client_address(request)}",
         REGISTRATIONS_PER_ADDRESS,
     ):
         form.is_valid()
@@ -241,9 +242,12 @@ def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
     event = _door_event(event_id, token)
     seen_key = DOOR_SESSION % event.pk
     if request.method == "POST":
-        entry = get_object_or_404(
-            Entry.objects.select_related("player"), event=event, pk=request.POST.get("entry", 0)
-        )
+        raw = request.POST.get("entry", "").strip()
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+            # A hand-made post (entry=abc, 1.5, 1e999): a page that says so, never a 500.
+            messages.error(request, _("Find your name below and press it to check in."))
+            return _door_page(request, event, token, status=400)
+        entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=int(raw))
         if not request.session.session_key:
             request.session.save()  # the phone's own counter needs its session
         if _over(f"door:check-in:{event.pk}:{request.session.session_key}", CHECK_INS_PER_PHONE):
@@ -261,6 +265,12 @@ def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
             request, _("Welcome, %(name)s: you are checked in.") % {"name": entry.name}
         )
         return redirect("event-door", event_id=event.pk, token=token)
+    return _door_page(request, event, token)
+
+
+def _door_page(
+    request: HttpRequest, event: Event, token: str, *, status: int = 200
+) -> HttpResponse:
     query = request.GET.get("q", "")[:120]
     return render(
         request,
@@ -272,6 +282,7 @@ def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
             "found": door.door_candidates(event, query) if query else [],
             "refusal": door.door_refusal(event),
         },
+        status=status,
     )
 
 

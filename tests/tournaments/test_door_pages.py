@@ -213,3 +213,42 @@ def test_a_withdrawal_that_moves_someone_up_reloads_the_td_page(td_client, open_
         HTTP_HX_REQUEST="true",
     )
     assert "HX-Refresh" not in response.headers and "withdrawn" in response.content.decode()
+
+
+@pytest.mark.parametrize("bad", ["abc", "", "1.5", "1e999", "\x00", "٣", "9" * 30])
+def test_a_hand_made_door_post_is_a_400_page_not_a_500(client, bad):
+    """Issue 34, item 9: ``entry=abc`` (or empty, 1.5, 1e999, a NUL) was a 500."""
+    event = event_with_field(2)
+    door_url = reverse("event-door", args=[event.pk, event.door_token])
+    response = client.post(door_url, {"entry": bad})
+    assert response.status_code == 400
+    assert "Find your name below and press it to check in." in response.content.decode()
+    assert not event.entries.filter(checked_in_how=Entry.CheckIn.DOOR).exists()
+
+
+def test_registrations_behind_the_load_balancer_count_each_client(client, open_event, settings):
+    """Issue 34, item 8: behind the documented proxy every registrant shared one counter
+    (REMOTE_ADDR), so 21 posts locked registration for everyone."""
+    from tournaments.views_door import REGISTRATIONS_PER_ADDRESS
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    registration.set_registration(open_event, registration_open=True, cap=None)
+    url = reverse("event-register", args=[open_event.pk])
+    for n in range(REGISTRATIONS_PER_ADDRESS + 3):
+        response = client.post(
+            url,
+            {"name": f"Hall Player {n:02d}"},
+            REMOTE_ADDR="10.0.0.1",  # the load balancer
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n + 1}",
+        )
+        assert response.status_code != 429, n
+    flood = [
+        client.post(
+            url,
+            {"name": f"Flood {n:02d}"},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR="198.51.100.7",
+        ).status_code
+        for n in range(REGISTRATIONS_PER_ADDRESS + 1)
+    ]
+    assert flood[-1] == 429 and 429 not in flood[:-1]
