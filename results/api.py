@@ -6,11 +6,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from drf_standardized_errors.openapi_serializers import ErrorResponse403Serializer
 from rest_framework import permissions, serializers, status
-from rest_framework.authentication import (
-    BasicAuthentication,
-    SessionAuthentication,
-    TokenAuthentication,
-)
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,6 +14,7 @@ from rest_framework.views import APIView
 from core.drf import as_validation_error
 from core.errors import ServiceError
 from tournaments.api import ResultSerializer
+from tournaments.api_td import TD_AUTHENTICATION
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
 from tournaments.models import GameResult, Table
 
@@ -215,9 +211,10 @@ class DisputeView(KeyView):
 
 
 class RulingView(APIView):
-    """The TD's (or scorekeeper's) ruling on a table, with a token or a session."""
+    """The TD's (or scorekeeper's) ruling on a table: the TD API's one authentication policy
+    (a token, HTTP Basic or a session, ``tournaments.api_td.TD_AUTHENTICATION``)."""
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = TD_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=RulingInput, responses={201: RulingOutput})
@@ -268,7 +265,7 @@ class CorrectionView(APIView):
     """The TD's correction of a recorded result, with a reason (as at the results desk)."""
 
     # A token first: without credentials the answer is 401 (``WWW-Authenticate: Token``).
-    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
+    authentication_classes = TD_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -313,7 +310,7 @@ class CheckInput(serializers.Serializer):
 class CheckView(APIView):
     """The desk's check of two agreeing reports (events that check at the desk)."""
 
-    authentication_classes = [TokenAuthentication, BasicAuthentication, SessionAuthentication]
+    authentication_classes = TD_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

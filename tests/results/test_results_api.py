@@ -162,3 +162,26 @@ def test_a_flood_is_429(night):
         for i in range(services.SUBMISSIONS_PER_MINUTE + 1)
     ]
     assert codes[-1] == 429 and set(codes[:-1]) == {201}
+
+
+def test_a_ruling_takes_http_basic_like_every_td_route(night, td_user):
+    """Issue 34, item 14: the rulings route answered 401 to HTTP Basic, which the README and
+    every other TD route accept."""
+    import base64
+
+    event, table, _key_a, _key_b = night
+    api = APIClient()
+    basic = base64.b64encode(f"{td_user.username}:secret-pass-123".encode()).decode()
+    api.credentials(HTTP_AUTHORIZATION=f"Basic {basic}")
+    url = f"/api/v1/results/events/{event.pk}/rulings"
+    ruled = api.post(
+        url,
+        {"game": 1, "table": table.number, "winner": table.seat_a_id, "loser_score": 90},
+        format="json",
+    )
+    # Signed in: the ruling reaches the desk's own rule (no dispute at this table yet).
+    assert ruled.status_code == 400, ruled.content
+    assert ruled.json()["errors"][0]["code"] == "not_disputed"
+    wrong = base64.b64encode(f"{td_user.username}:not-the-password".encode()).decode()
+    api.credentials(HTTP_AUTHORIZATION=f"Basic {wrong}")
+    assert api.post(url, {"game": 1}, format="json").status_code == 401
