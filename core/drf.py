@@ -9,7 +9,9 @@ from typing import Any, NamedTuple
 from urllib import parse
 
 from django.db.models import Model, Q, QuerySet
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _lazy
+from rest_framework import serializers
 from rest_framework.exceptions import (
     ErrorDetail,
     NotFound,
@@ -45,6 +47,18 @@ def exception_handler(exc: Exception, context: dict) -> Any:
     if isinstance(exc, OperationalError | InterfaceError):
         return None
     return ServiceErrorHandler(exc, context).run()  # type: ignore[arg-type]
+
+
+class TextField(serializers.CharField):
+    """Text that is text: a JSON number (``7``, ``1e999``) is refused, not turned into "7" or
+    "inf" as DRF's CharField would."""
+
+    default_error_messages = {"not_text": gettext_lazy("Give text here, not a number.")}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_text")
+        return str(super().to_internal_value(data))
 
 
 class BoundedJSONParser(JSONParser):

@@ -106,3 +106,22 @@ def test_another_clubs_td_and_anyone_else(api):
                 f"/api/v1/clubs/{league.club_id}/leagues/"):  # fmt: skip
         assert api.get(url).status_code == 404
     assert api.get("/api/v1/leagues/999999/table/").status_code == 404
+
+
+def test_names_are_text_never_a_json_number(api):
+    """Issue 34, item 12: ``1e999`` became a team called "inf"."""
+    league, td, _players, _teams = make_league()
+    api.force_authenticate(td)
+    for bad in (7, 1e308, True):
+        made = api.post(
+            f"/api/v1/leagues/{league.pk}/teams/", {"name": bad, "players": []}, format="json"
+        )
+        assert errors(made)[0][:2] == ("name", "not_text"), bad
+    body = (
+        b'{"name": 1e999, "season_start": "2026-09-01", "season_end": "2027-05-31", '
+        b'"leg_kinds": ["singles"]}'
+    )
+    made = api.post(
+        f"/api/v1/clubs/{league.club_id}/leagues/", body, content_type="application/json"
+    )
+    assert made.status_code == 400 and not League.objects.filter(name="inf").exists()

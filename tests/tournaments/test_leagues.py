@@ -283,3 +283,48 @@ def test_the_round_robin_shares_home_games_out_evenly(count):
         assert homes == [(count - 1) // 2] * count
     else:
         assert homes[0] >= (count - 2) // 2 and homes[-1] <= count // 2
+
+
+def test_a_leg_for_a_match_the_fixtures_no_longer_have_is_refused_not_a_500():
+    """Issue 34, item 10: redrawing the fixtures while a leg was keyed gave a 500
+    (``LeagueMatch.DoesNotExist``); now the writers take the league's lock, and a leg for a
+    match drawn away is a clear refusal."""
+    league, td, players, (larks, hawks, _abbey) = make_league()
+    services.schedule_fixtures(league, user=td)
+    stale = LeagueMatch.objects.filter(league=league).first()
+    services.schedule_fixtures(league, user=td)  # drawn again: the old matches are gone
+    with pytest.raises(ServiceError) as refused:
+        play(stale, players, td, LEGS[:1])
+    assert refused.value.code == "match_gone"
+    assert not Leg.objects.filter(match__league=league).exists()
+
+
+def test_not_in_team_never_names_another_clubs_player():
+    """Issue 34, item 12: the refusal named any player id in the database."""
+    league, td, players, (larks, hawks, _abbey) = make_league()
+    match = larks_v_hawks(league, larks, hawks)
+    stranger = PlayerFactory(name="Secret Elsewhere")  # another club's
+    with pytest.raises(ServiceError) as refused:
+        services.record_leg(
+            match,
+            number=4,
+            home_players=[stranger.pk],
+            away_players=[players[HAWKS[6]]],
+            winner="home",
+            loser_score=100,
+            user=td,
+        )
+    assert refused.value.code == "not_in_team"
+    assert "Secret Elsewhere" not in refused.value.message
+    assert str(stranger.pk) in refused.value.message
+    with pytest.raises(ServiceError) as refused:  # a club player of another team: named
+        services.record_leg(
+            match,
+            number=4,
+            home_players=[players["Kit"]],
+            away_players=[players[HAWKS[6]]],
+            winner="home",
+            loser_score=100,
+            user=td,
+        )
+    assert "Kit" in refused.value.message

@@ -8,11 +8,13 @@ service's message and code on its field (``wrong_side_size``, ``not_in_team``,
 
 from __future__ import annotations
 
+from django.db import models
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.drf import TextField
 from tournaments import selectors as tournament_selectors
 from tournaments.api_td.base import TD_ERRORS, TDView
 from tournaments.limits import MAX_ID, MAX_NUMBER, MAX_SCORE
@@ -52,6 +54,12 @@ class LeagueSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "players_needed"]
         extra_kwargs: dict[str, dict] = {"name": {"validators": []}}
 
+    # Text is text: a JSON number for a league's name was stored as "7" or "inf".
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: TextField,
+    }
+
 
 class PlayerRef(serializers.Serializer):
     id = serializers.IntegerField()
@@ -65,7 +73,7 @@ class TeamSerializer(serializers.Serializer):
 
 
 class TeamInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = TextField(max_length=80)
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         max_length=100,

@@ -28,3 +28,4 @@ class LeagueError(ErrorCode):
     BAD_WINNER = "bad_winner"
     BAD_LOSER_SCORE = "bad_loser_score"
     TEAM_HAS_LEGS = "team_has_legs"
+    MATCH_GONE = "match_gone"

@@ -160,6 +160,12 @@ def create_league(
     return league
 
 
+def locked_league(league: League) -> League:
+    """The league under its row lock: every writer of its teams, fixtures and legs takes it
+    first, so they run one at a time (one lock order: the league, then a match)."""
+    return League.objects.select_for_update().select_related("club").get(pk=league.pk)
+
+
 def _club_players(league: League, player_ids: Iterable[int], field: str) -> list[Player]:
     ids = list(dict.fromkeys(int(pk) for pk in player_ids))
     found = {p.pk: p for p in tournament_selectors.club_players(league.club).filter(pk__in=ids)}
@@ -182,7 +188,9 @@ def save_team(
     team: LeagueTeam | None = None,
     user: UserLike = None,
 ) -> LeagueTeam:
-    """Add a team to ``league`` (or change ``team``): a name and the club players in it."""
+    """Add a team to ``league`` (or change ``team``): a name and the club players in it.
+    Under the league's lock: two saves at once cannot put one player in two teams."""
+    league = locked_league(league)
     name = name.strip()
     players = _club_players(league, player_ids, "players")
     if not players:
@@ -263,7 +271,9 @@ def schedule_fixtures(
     user: UserLike = None,
 ) -> list[LeagueMatch]:
     """The league's fixtures as a round robin (``twice``: home and away), replacing the
-    fixtures not yet played; refused once a leg has been recorded."""
+    fixtures not yet played; refused once a leg has been recorded (under the league's lock, so
+    a leg recorded meanwhile is seen, and a leg waits for the new fixtures)."""
+    league = locked_league(league)
     if Leg.objects.filter(match__league=league).exists():
         raise ServiceError(
             LeagueError.FIXTURES_PLAYED,
@@ -326,7 +336,13 @@ def _side(
     found = {p.pk: p for p in team.players.filter(pk__in=ids)}
     for pk in ids:
         if pk not in found:
-            who = Player.objects.filter(pk=pk).values_list("name", flat=True).first()
+            # Named only when the player is the club's: an id never tells another club's name.
+            who = (
+                tournament_selectors.club_players(match.league.club)
+                .filter(pk=pk)
+                .values_list("name", flat=True)
+                .first()
+            )
             raise ServiceError(
                 LeagueError.NOT_IN_TEAM,
                 _("%(player)s does not play for %(team)s.")
@@ -385,11 +401,19 @@ def record_leg(
 ) -> Leg:
     """Record (or correct) leg ``number`` of ``match``: who played, who won, the loser's
     score. The winner scored the league's target; spread and skunk follow from the score."""
-    match = (
+    locked_league(match.league)  # the league first: the fixtures cannot be drawn meanwhile
+    found = (
         LeagueMatch.objects.select_for_update()
         .select_related("league", "home", "away")
-        .get(pk=match.pk)
+        .filter(pk=match.pk)
+        .first()
     )
+    if found is None:
+        raise ServiceError(
+            LeagueError.MATCH_GONE,
+            _("The fixtures were drawn again: this match is no longer in them."),
+        )
+    match = found
     league = match.league
     if not 1 <= number <= len(league.leg_kinds):
         raise ServiceError(
