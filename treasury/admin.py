@@ -1,10 +1,15 @@
-"""The money desk's rows in the admin: the club's defaults, payout table and pools (set up
-here), and the events' fees, payments and closed ledgers (read them on the money desk)."""
+"""The money desk's rows in the admin: the club's defaults and pools (set up here; its payout
+table and money audit log shown, never edited here), and the events' fees, payments and
+closed ledgers (read them on the money desk)."""
+
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import (
     ClubMoney,
+    ClubMoneyAuditEntry,
     ClubStaff,
     EventFees,
     EventPool,
@@ -24,10 +29,34 @@ class ClubMoneyAdmin(admin.ModelAdmin):
     list_select_related = ["club"]
 
 
+class ReadOnly(admin.ModelAdmin):
+    """Shown, never written here: the rows' rules and audit live in the services."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(PayoutTableRow)
-class PayoutTableRowAdmin(admin.ModelAdmin):
+class PayoutTableRowAdmin(ReadOnly):
+    """Read only: the table is edited whole on the club's money page or by the API, checked
+    field by field and audited (``club_services.set_payout_table``); a row saved alone here
+    could make every sheet of the club refuse."""
+
     list_display = ["club", "min_entrants", "percents"]
     list_filter = ["club"]
+
+
+@admin.register(ClubMoneyAuditEntry)
+class ClubMoneyAuditEntryAdmin(ReadOnly):
+    list_display = ["at", "club", "actor", "action"]
+    list_filter = ["club", "action"]
+    list_select_related = ["club"]
 
 
 @admin.register(SidePool)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from books.payouts import RemainderTo
@@ -96,9 +97,39 @@ class ClubMoney(models.Model):
         return f"{self.club}: {self.currency}"
 
 
+class PercentsAreAList(models.Func):
+    """True when a JSON column holds a non-empty array (of numbers or decimal text, on
+    PostgreSQL): the database's own guard under ``treasury.payout_tables``, so that a row
+    written behind the application's back (raw SQL) cannot hold an object, a string or
+    nothing. SQLite allows no subquery in a CHECK, so there the elements go unchecked."""
+
+    output_field = models.BooleanField()
+    arity = 1
+    # Pegboard runs on PostgreSQL and SQLite; another database gets the weakest guard.
+    template = "(%(expressions)s IS NOT NULL)"
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        template = (
+            "(json_valid(%(expressions)s) AND json_type(%(expressions)s) = 'array' "
+            "AND json_array_length(%(expressions)s) > 0)"
+        )
+        return self.as_sql(compiler, connection, template=template, **extra_context)
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        template = (
+            "(jsonb_typeof(%(expressions)s) = 'array' AND jsonb_array_length(%(expressions)s) > 0"
+            " AND NOT jsonb_path_exists(%(expressions)s,"
+            ' \'$[*] ? (@.type() != "number" && @.type() != "string")\'))'
+        )
+        return self.as_sql(compiler, connection, template=template, **extra_context)
+
+
 class PayoutTableRow(models.Model):
     """A row of a club's own payout table: from ``min_entrants`` paid entrants on, each paid
-    place's percentage (they add up to 100). No rows: the built-in table (one in four)."""
+    place's percentage (they add up to 100). No rows: the built-in table (one in four).
+
+    Written only by ``treasury.club_services.set_payout_table``, which checks the whole table
+    (``treasury.payout_tables``); the database refuses a row that is not a non-empty list."""
 
     club = models.ForeignKey(
         "tournaments.Club",
@@ -114,7 +145,15 @@ class PayoutTableRow(models.Model):
         verbose_name = _("payout table row")
         verbose_name_plural = _("payout table rows")
         constraints = [
-            models.UniqueConstraint(fields=["club", "min_entrants"], name="one_payout_row_per_size")
+            models.UniqueConstraint(
+                fields=["club", "min_entrants"], name="one_payout_row_per_size"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(min_entrants__gte=1), name="payout_row_from_one_entrant"
+            ),
+            models.CheckConstraint(
+                condition=PercentsAreAList("percents"), name="payout_row_percents_a_list"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -397,3 +436,41 @@ class LedgerLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pot} {self.item} {self.amount}"
+
+
+class ClubMoneyAuditEntry(models.Model):
+    """Who changed what in a club's books settings, when, from what to what, and why: its
+    money defaults, its payout table, its side pools and its treasurers.
+
+    A club is not an event, so its log is its own (as a league's is): the events' log
+    (``tournaments.AuditEntry``) is chained per event and holds the nights' money.
+    """
+
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.CASCADE,
+        related_name="money_audit",
+        verbose_name=_("club"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    actor = models.CharField(_("who"), max_length=150)
+    action = models.CharField(_("action"), max_length=40)
+    old = models.JSONField(_("old value"), null=True, blank=True)
+    new = models.JSONField(_("new value"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "-at", "-pk"]
+        verbose_name = _("club money audit entry")
+        verbose_name_plural = _("club money audit log")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
