@@ -364,6 +364,22 @@ class CloseNightView(MoneyView):
         return Response(LedgerOutput(ledger_data(event)).data)
 
 
+class ReopenNightView(MoneyView):
+    """Re-open the club's latest closed night: its pots get back what they started it with."""
+
+    @extend_schema(
+        summary="Re-open an event's night (TD, treasurer)",
+        description="Only the club's latest closed night; the desk takes changes again. "
+        "Audited. " + TD_ERRORS,
+        request=None,
+        responses={200: LedgerOutput},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = self.event()
+        services.reopen_night(event, user=request.user)
+        return Response(LedgerOutput(ledger_data(event)).data)
+
+
 # --- The club's season books ---------------------------------------------------------------------
 
 
