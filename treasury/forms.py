@@ -102,7 +102,7 @@ class PayoutTableForm(forms.Form):
             percents = row.get("percents")
             shown = ", ".join(str(p) for p in percents) if isinstance(percents, list) else ""
             self.fields[f"min_{i}"] = forms.CharField(
-                label=_("Row %(n)s: from paid entrants") % {"n": i + 1},
+                label=_("From paid entrants"),
                 required=False,
                 max_length=8,
                 initial=row.get("min_entrants", ""),
@@ -111,7 +111,7 @@ class PayoutTableForm(forms.Form):
                 ),
             )
             self.fields[f"percents_{i}"] = forms.CharField(
-                label=_("Row %(n)s: percent per place, 1st first") % {"n": i + 1},
+                label=_("Percent per place"),
                 required=False,
                 max_length=2000,
                 initial=shown if percents is not None else "",

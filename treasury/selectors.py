@@ -146,19 +146,17 @@ def payout_table(club: Club) -> PayoutTable:
     if problems:
         first = problems[0]
         where = rows[first.row]["min_entrants"] if first.row is not None else None
-        raise ServiceError(
-            TreasuryError.PAYOUT_TABLE_INVALID,
-            (
-                _("The club's payout table cannot be used: the row from %(n)s paid entrants: ")
-                % {"n": where}
-                if where is not None
-                else _("The club's payout table cannot be used: ")
-            )
-            + first.message
-            + " "
-            + _("Correct it on the club's money page."),
-            field="payout_table",
-        )
+        if where is not None:
+            message = _(
+                "The club's payout table cannot be used: the row from %(n)s paid entrants: "
+                "%(why)s Correct it on the club's money page."
+            ) % {"n": where, "why": first.message}
+        else:
+            message = _(
+                "The club's payout table cannot be used: %(why)s Correct it on the club's "
+                "money page."
+            ) % {"why": first.message}
+        raise ServiceError(TreasuryError.PAYOUT_TABLE_INVALID, message, field="payout_table")
     return table
 
 
