@@ -32,8 +32,8 @@ MAX_ENTRANTS = 10_000  # what a row may start from (the largest field is a few h
 MAX_PLACES = 200  # places one row may pay
 # A percentage as people write it: digits, at most two decimals ("33.33"); no sign, no
 # exponent ("1e999"), no "NaN" or "Infinity".
-PLAIN_PERCENT = re.compile(r"\d{1,3}(?:\.\d{1,2})?")
-PLAIN_COUNT = re.compile(r"\d{1,6}")
+PLAIN_PERCENT = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,2})?")
+PLAIN_COUNT = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass(frozen=True)

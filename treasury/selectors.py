@@ -67,7 +67,7 @@ from .models import (
 from .payout_tables import check_rows
 
 Status = Payment.Status
-PLAIN_FEE = re.compile(r"\d{1,7}(?:\.\d{1,2})?")
+PLAIN_FEE = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,2})?")
 
 
 @contextmanager
