@@ -23,13 +23,13 @@ from rest_framework.response import Response
 
 from books.payouts import PayoutSheet
 from tournaments.api_td import TDView, valid
+from tournaments.limits import MAX_ID
 from tournaments.models import Club
 
 from . import access, club_services, selectors
 from .models import ClubMoney, ClubRole, RemainderRule, SidePool
 from .payout_tables import PayoutTableRefused, TableProblem, check_rows
 
-MAX_ID = 2**31 - 1
 CLUB_ERRORS = (
     "400: refused, with the reason; 401: not signed in; 404: not the club's TD or treasurer."
 )
@@ -88,7 +88,7 @@ class ClubMoneySettings(serializers.Serializer):
     currency = serializers.CharField(max_length=3, required=False)
     coin = _amount(required=False, help_text="The smallest coin paid out: 1, 0.25, 0.05...")
     entry_fee = _amount(required=False, help_text="The default entry fee of a night.")
-    hold_back_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    hold_back_name = serializers.CharField(max_length=60, required=False)
     hold_back_per_entrant = _amount(required=False)
     hold_back_percent = _percent(required=False, help_text="Of the takings, 0 to 100.")
     remainder_to = serializers.ChoiceField(choices=RemainderRule.choices, required=False)
@@ -471,7 +471,11 @@ class TreasurerView(ClubView):
     )
     def delete(self, request: Request, club_id: int, user_id: int) -> Response:
         club = self.directed()
-        staff = selectors.club_staff(club, ClubRole.TREASURER).filter(user_id=user_id).first()
+        staff = (
+            selectors.club_staff(club, ClubRole.TREASURER).filter(user_id=user_id).first()
+            if user_id <= MAX_ID  # a foreign key's lookup is not bounded as a pk's is
+            else None
+        )
         if staff is None:
             raise Http404("No such treasurer.")
         club_services.set_treasurer(club, staff.user.get_username(), on=False, user=request.user)

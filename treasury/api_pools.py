@@ -13,14 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api_td import TD_ERRORS, valid
+from tournaments.limits import MAX_ID
 from tournaments.models import Event
 
 from . import selectors, services
 from .api import MoneyView
 from .api_club import StrictDecimal
 from .models import EventPool
-
-MAX_ID = 2**31 - 1
 
 
 class StakeData(serializers.Serializer):

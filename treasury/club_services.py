@@ -81,7 +81,13 @@ def save_club_money(club: Club, *, user: UserLike = None, **values: Any) -> Club
     with what changed."""
     club = _lock(club)
     old = _money_values(selectors.club_money(club))
-    settings = services.set_club_money(club, user=user, **values)
+    try:
+        settings = services.set_club_money(club, user=user, **values)
+    except ValidationError as exc:  # the model's own checks (full_clean): a 400, never a 500
+        field, errors = next(iter(getattr(exc, "message_dict", {"": exc.messages}).items()))
+        raise ServiceError(
+            TreasuryError.BAD_MONEY, " ".join(errors), field=field if field in values else None
+        ) from None
     new = _money_values(settings)
     changed = {k for k in new if new[k] != old[k]}
     if changed:

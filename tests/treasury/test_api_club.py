@@ -112,6 +112,8 @@ def test_the_money_settings_are_read_and_changed_by_the_treasurer(treasurer, clu
         ({"hold_back_percent": "101"}, "hold_back_percent", "max_value"),
         ({"remainder_to": "pocket"}, "remainder_to", "invalid_choice"),
         ({"coin": "0"}, None, "bad_money"),
+        ({"hold_back_name": ""}, "hold_back_name", "blank"),
+        ({"currency": "EURO"}, "currency", "max_length"),
         ({"main_balance": "1000"}, None, None),  # read only: ignored
     ],
 )
@@ -266,5 +268,6 @@ def test_a_td_appoints_a_treasurer_by_name_and_email(td, treasurer, club):
     assert removed.status_code == 204
     assert [t["username"] for t in td.get(url).json()] == ["tess"]
     assert treasurer.delete(f"{url}{data['user']}/").status_code == 403
+    assert td.delete(f"{url}{2**70}/").status_code == 404  # past any id: no overflow
     actions = list(ClubMoneyAuditEntry.objects.filter(club=club).values_list("action", flat=True))
     assert sorted(actions) == ["treasurer_named", "treasurer_removed"]
