@@ -9,6 +9,11 @@ urlpatterns = [
     path("td/clubs/<int:club_id>/money/", views.club_money, name="club-money"),
     path("td/clubs/<int:club_id>/money/pools/", views.club_pool_new, name="club-pool-new"),
     path(
+        "td/clubs/<int:club_id>/money/pools/<int:pool_id>/active/",
+        views.club_pool_active,
+        name="club-pool-active",
+    ),
+    path(
         "td/clubs/<int:club_id>/money/treasurers/",
         views.club_treasurer,
         name="club-treasurer",

@@ -384,6 +384,22 @@ def club_pool_new(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def club_pool_active(request: HttpRequest, club_id: int, pool_id: int) -> HttpResponse:
+    """Retire a side pool (no new night runs it; its balance stays) or bring it back."""
+    club = access.money_club(request.user, club_id)
+    active = request.POST.get("active") == "1"
+    try:
+        pool = club_services.update_pool(club, pool_id, user=request.user, active=active)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        done = _("%(pool)s is back.") if active else _("%(pool)s is retired.")
+        messages.success(request, done % {"pool": pool.name})
+    return redirect(reverse("club-money", args=[club.pk]) + "#club-pools")
+
+
+@login_required
 @require_GET
 def money_home(request: HttpRequest) -> HttpResponse:
     """The clubs whose books the user keeps (as TD or treasurer), to their money pages."""

@@ -277,3 +277,22 @@ def test_the_treasurer_edits_the_table_on_the_club_money_page(client, td_user):
     assert (log.actor, log.reason) == ("tess", "AGM")
     page = client.get(reverse("club-money", args=[club.pk])).content.decode()
     assert 'value="65, 35"' in page and "payout table saved" in page
+
+
+def test_a_side_pool_is_retired_and_brought_back_on_the_club_money_page(td_client, td_user):
+    from tests.factories import SidePoolFactory
+
+    club = ClubMoneyFactory().club
+    club.directors.add(td_user)
+    pool = SidePoolFactory(club=club, name="29 hand")
+    url = reverse("club-pool-active", args=[club.pk, pool.pk])
+    page = td_client.post(url, {"active": "0"}, follow=True).content.decode()
+    pool.refresh_from_db()
+    assert not pool.active and "29 hand is retired." in page
+    td_client.post(url, {"active": "1"})
+    pool.refresh_from_db()
+    assert pool.active
+    assert list(ClubMoneyAuditEntry.objects.filter(club=club).values_list("action", flat=True)) == [
+        "pool_changed",
+        "pool_changed",
+    ]
