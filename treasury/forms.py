@@ -76,6 +76,7 @@ class PoolForm(Styled):
 
 SPARE_ROWS = 2  # blank rows under the stored ones, to add a field size
 SEPARATORS = re.compile(r"[\s,;]+")
+ROW_KEY = re.compile(r"(?:min|percents)_([0-9]{1,3})")
 
 
 class PayoutTableForm(forms.Form):
@@ -92,10 +93,13 @@ class PayoutTableForm(forms.Form):
 
     def __init__(self, *args: Any, stored: list[dict[str, Any]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        count = min(len(stored) + SPARE_ROWS, MAX_ROWS)
-        if self.is_bound:  # as many rows as were sent (a row added in the page stays)
-            count = max(count, sum(1 for key in self.data if str(key).startswith("min_")))
-            count = min(count, MAX_ROWS)
+        count = len(stored) + SPARE_ROWS
+        if self.is_bound:  # every row sent, and a blank one under the last row typed in
+            sent = [int(m.group(1)) for key in self.data if (m := ROW_KEY.fullmatch(str(key)))]
+            last = max(sent, default=-1)
+            typed = any(str(self.data.get(f"{n}_{last}", "")).strip() for n in ("min", "percents"))
+            count = max(count, last + 1 + (1 if typed else 0))
+        count = min(count, MAX_ROWS)
         self.row_count = count
         for i in range(count):
             row = stored[i] if i < len(stored) else {}

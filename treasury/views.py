@@ -316,10 +316,15 @@ def club_payout_table(request: HttpRequest, club_id: int) -> HttpResponse:
     form.is_valid()
     rows = form.rows()
     table, problems = check_rows(rows)
-    if problems:
+    if problems:  # said beside the rows; no preview of a table that cannot pay
         form.add_problems(problems)
         return _club_money_page(
-            request, club, table_form=form, preview_form=preview_form, status=400
+            request,
+            club,
+            table_form=form,
+            preview_form=preview_form,
+            preview={"preview_error": _("Correct the rows marked to see their preview.")},
+            status=400,
         )
     if request.POST.get("action") == "preview":
         preview = _preview(club, preview_form, table)

@@ -260,6 +260,8 @@ def test_the_treasurer_edits_the_table_on_the_club_money_page(client, td_user):
     body = refused.content.decode()
     assert 'id="id_percents_1-errors"' in body and "a lower place never pays more" in body
     assert 'value="10, 20, 70"' in body  # what was typed stays
+    assert 'id="id_min_2"' in body  # and a blank row under it, to add one
+    assert "Correct the rows marked to see their preview." in body
     assert not PayoutTableRow.objects.filter(club=club).exists()
     good = {"min_0": "1", "percents_0": "100", "min_1": "8", "percents_1": "65 35"}
     preview = client.post(url, good | {"action": "preview", "entrants": "8", "fee": "7.50"})
