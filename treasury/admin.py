@@ -8,8 +8,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from .models import (
+    ClubAudit,
     ClubMoney,
-    ClubMoneyAuditEntry,
     ClubStaff,
     EventFees,
     EventPool,
@@ -52,11 +52,10 @@ class PayoutTableRowAdmin(ReadOnly):
     list_filter = ["club"]
 
 
-@admin.register(ClubMoneyAuditEntry)
-class ClubMoneyAuditEntryAdmin(ReadOnly):
-    list_display = ["at", "club", "actor", "action"]
+@admin.register(ClubAudit)
+class ClubAuditAdmin(ReadOnly):
+    list_display = ["club", "at", "actor", "action", "reason"]
     list_filter = ["club", "action"]
-    list_select_related = ["club"]
 
 
 @admin.register(SidePool)

@@ -1,7 +1,7 @@
 """Writes of a club's books settings: its money defaults, its payout table, its side pools and
 its treasurers. Each function is one transaction and leaves a row in the club's own money
-audit log (:class:`~treasury.models.ClubMoneyAuditEntry`: a club is not an event, so these
-changes are not in an event's chained log, as a league's are not either).
+log (:class:`~treasury.models.ClubAudit`: a club is not an event, so these changes are not in
+an event's chained log, as a league's are not either).
 
 The nights' money (fees, the door, stakes, winners, the close) stays in ``services``.
 """
@@ -34,7 +34,7 @@ from tournaments.services._common import UserLike
 
 from . import selectors, services
 from .error_codes import TreasuryError
-from .models import ClubMoney, ClubMoneyAuditEntry, ClubRole, ClubStaff, PayoutTableRow, SidePool
+from .models import ClubAudit, ClubMoney, ClubRole, ClubStaff, PayoutTableRow, SidePool
 from .payout_tables import PayoutTableRefused, check_rows, rows_data, stored_percents
 
 MONEY_FIELDS = (
@@ -48,11 +48,11 @@ MONEY_FIELDS = (
 )
 
 
-def club_audit(
-    club: Club, user: UserLike, action: str, old: Any = None, new: Any = None, reason: str = ""
-) -> ClubMoneyAuditEntry:
-    """Log one change of the club's books settings (who, what, from what to what, why)."""
-    return ClubMoneyAuditEntry.objects.create(
+def audit_club_money(
+    club: Club, user: UserLike, action: str, old: Any, new: Any, *, reason: str = ""
+) -> ClubAudit:
+    """Record a change of the club's money rules (no event's: the club's own log)."""
+    return ClubAudit.objects.create(
         club=club,
         user=acting_user(user),
         actor=actor_name(user),
@@ -91,10 +91,10 @@ def save_club_money(club: Club, *, user: UserLike = None, **values: Any) -> Club
     new = _money_values(settings)
     changed = {k for k in new if new[k] != old[k]}
     if changed:
-        club_audit(
+        audit_club_money(
             club,
             user,
-            "money_set",
+            "club_money_set",
             {k: old[k] for k in sorted(changed)},
             {k: new[k] for k in sorted(changed)},
         )
@@ -124,7 +124,7 @@ def set_payout_table(
         PayoutTableRow(club=club, min_entrants=row.min_entrants, percents=stored_percents(row))
         for row in table.rows
     )
-    club_audit(club, user, "payout_table_set", old, new, reason)
+    audit_club_money(club, user, "payout_table_set", old, new, reason=reason)
     return table
 
 
@@ -144,7 +144,9 @@ def add_pool(
         raise ServiceError(TreasuryError.UNKNOWN_POOL, _("No such kind of pool."), field="kind")
     club = _lock(club)
     pool = services.create_pool(club, name, kind, fee, **options)
-    club_audit(club, user, "pool_created", None, _pool_values(pool) | {"kind": pool.kind})
+    audit_club_money(
+        club, user, "pool_created", None, {"pool": pool.name, "kind": kind, "fee": str(pool.fee)}
+    )
     return pool
 
 
@@ -184,7 +186,7 @@ def update_pool(
     new = _pool_values(pool)
     if new != old:
         pool.save(update_fields=["name", "fee", "active"])
-        club_audit(club, user, "pool_changed", old, new)
+        audit_club_money(club, user, "pool_changed", old, new)
     return pool
 
 
@@ -199,8 +201,11 @@ def set_treasurer(club: Club, username: str, *, on: bool = True, user: UserLike 
     before = had.exists()
     staff = services.set_club_role(club, username, ClubRole.TREASURER, on=on)
     if before != on:
-        action = "treasurer_named" if on else "treasurer_removed"
-        club_audit(club, user, action, None, {"user": staff.user.get_username()})
+        named = {"role": ClubRole.TREASURER.value, "user": staff.user.get_username()}
+        if on:
+            audit_club_money(club, user, "staff_added", None, named)
+        else:
+            audit_club_money(club, user, "staff_removed", named, None)
 
 
 @dataclass(frozen=True)
@@ -269,12 +274,18 @@ def appoint_treasurer(club: Club, *, name: str, email: str, user: UserLike = Non
         club=club, user=account, role=ClubRole.TREASURER
     )
     if named:
-        club_audit(
+        audit_club_money(
             club,
             user,
-            "treasurer_named",
+            "staff_added",
             None,
-            {"user": account.get_username(), "name": name, "email": email, "new": created},
+            {
+                "role": ClubRole.TREASURER.value,
+                "user": account.get_username(),
+                "name": name,
+                "email": email,
+                "new_account": created,
+            },
         )
     path = "" if account.has_usable_password() else set_password_path(account)
     return Appointment(account, created, path)

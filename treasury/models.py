@@ -12,7 +12,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from books.payouts import RemainderTo
@@ -438,19 +437,13 @@ class LedgerLine(models.Model):
         return f"{self.pot} {self.item} {self.amount}"
 
 
-class ClubMoneyAuditEntry(models.Model):
-    """Who changed what in a club's books settings, when, from what to what, and why: its
-    money defaults, its payout table, its side pools and its treasurers.
-
-    A club is not an event, so its log is its own (as a league's is): the events' log
-    (``tournaments.AuditEntry``) is chained per event and holds the nights' money.
-    """
+class ClubAudit(models.Model):
+    """A change of the club's money rules (settings, payout table, pools, staff): who, when,
+    from what to what, and why. An event's own changes are in its ``AuditEntry`` chain; these
+    belong to no event. Written only by ``treasury.club_services.audit_club_money``."""
 
     club = models.ForeignKey(
-        "tournaments.Club",
-        on_delete=models.CASCADE,
-        related_name="money_audit",
-        verbose_name=_("club"),
+        "tournaments.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -465,12 +458,12 @@ class ClubMoneyAuditEntry(models.Model):
     old = models.JSONField(_("old value"), null=True, blank=True)
     new = models.JSONField(_("new value"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
-    at = models.DateTimeField(_("when"), default=timezone.now)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
         ordering = ["club", "-at", "-pk"]
-        verbose_name = _("club money audit entry")
-        verbose_name_plural = _("club money audit log")
+        verbose_name = _("club money change")
+        verbose_name_plural = _("club money changes")
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
+        return f"{self.club}: {self.action}"

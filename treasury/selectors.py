@@ -51,8 +51,8 @@ from tournaments.models import entry_names as _entry_names
 from .error_codes import TreasuryError
 from .models import (
     ZERO,
+    ClubAudit,
     ClubMoney,
-    ClubMoneyAuditEntry,
     ClubStaff,
     EventFees,
     EventPool,
@@ -481,9 +481,9 @@ def club_events(club: Club) -> QuerySet[Event]:
     return Event.objects.filter(club=club).order_by("-date", "-pk")
 
 
-def club_money_log(club: Club) -> QuerySet[ClubMoneyAuditEntry]:
+def club_money_log(club: Club) -> QuerySet[ClubAudit]:
     """The club's money audit log (settings, payout table, pools, treasurers), latest first."""
-    return ClubMoneyAuditEntry.objects.filter(club=club).order_by("-at", "-pk")
+    return ClubAudit.objects.filter(club=club).order_by("-at", "-pk")
 
 
 def club_staff(club: Club, role: str) -> QuerySet[ClubStaff]:

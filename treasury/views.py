@@ -238,12 +238,12 @@ def _desk_action(
 PREVIEW_FIELD = 12
 # The club's money log's actions in words (club_services writes them).
 LOG_WORDS = {
-    "money_set": pgettext_lazy("money log", "money settings changed"),
+    "club_money_set": pgettext_lazy("money log", "money settings changed"),
     "payout_table_set": pgettext_lazy("money log", "payout table saved"),
     "pool_created": pgettext_lazy("money log", "side pool added"),
     "pool_changed": pgettext_lazy("money log", "side pool changed"),
-    "treasurer_named": pgettext_lazy("money log", "treasurer named"),
-    "treasurer_removed": pgettext_lazy("money log", "treasurer removed"),
+    "staff_added": pgettext_lazy("money log", "treasurer named"),
+    "staff_removed": pgettext_lazy("money log", "treasurer removed"),
 }
 
 

@@ -11,7 +11,7 @@ from django.core import mail
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, ClubMoneyFactory, SidePoolFactory, UserFactory
-from treasury.models import ClubMoneyAuditEntry, ClubRole, ClubStaff, PayoutTableRow, SidePool
+from treasury.models import ClubAudit, ClubRole, ClubStaff, PayoutTableRow, SidePool
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +94,7 @@ def test_the_money_settings_are_read_and_changed_by_the_treasurer(treasurer, clu
     assert put.status_code == 200, put.json()
     assert (put.json()["entry_fee"], put.json()["remainder_to"]) == ("12.50", "top")
     assert put.json()["currency"] == "USD"  # left out: unchanged
-    log = ClubMoneyAuditEntry.objects.get(club=club, action="money_set")
+    log = ClubAudit.objects.get(club=club, action="club_money_set")
     assert log.actor == "tess"
     assert log.old == {
         "entry_fee": "10.00",
@@ -142,7 +142,7 @@ def test_the_payout_table_is_replaced_and_read_back(treasurer, club):
         ],
         "problems": [],
     }
-    assert ClubMoneyAuditEntry.objects.get(club=club, action="payout_table_set").reason == "AGM"
+    assert ClubAudit.objects.get(club=club, action="payout_table_set").reason == "AGM"
     preview = treasurer.get(url + "preview/?entrants=8&fee=7.50")
     assert preview.status_code == 200
     assert preview.json() | {"held_back": []} == {
@@ -237,7 +237,7 @@ def test_side_pools_are_listed_added_renamed_and_retired(treasurer, club):
     assert retired.json()["active"] is False
     assert not SidePool.objects.get(pk=pool["id"]).active
     assert treasurer.get(one).json()["active"] is False
-    actions = list(ClubMoneyAuditEntry.objects.filter(club=club).values_list("action", flat=True))
+    actions = list(ClubAudit.objects.filter(club=club).values_list("action", flat=True))
     assert sorted(actions) == ["pool_changed", "pool_changed", "pool_created"]
     taken = treasurer.post(url, {"name": "Skunks", "kind": "skunk", "fee": "1"}, format="json")
     assert taken.status_code == 400 and _errors(taken) == [("name", "unknown_pool")]
@@ -269,5 +269,5 @@ def test_a_td_appoints_a_treasurer_by_name_and_email(td, treasurer, club):
     assert [t["username"] for t in td.get(url).json()] == ["tess"]
     assert treasurer.delete(f"{url}{data['user']}/").status_code == 403
     assert td.delete(f"{url}{2**70}/").status_code == 404  # past any id: no overflow
-    actions = list(ClubMoneyAuditEntry.objects.filter(club=club).values_list("action", flat=True))
-    assert sorted(actions) == ["treasurer_named", "treasurer_removed"]
+    actions = list(ClubAudit.objects.filter(club=club).values_list("action", flat=True))
+    assert sorted(actions) == ["staff_added", "staff_removed"]

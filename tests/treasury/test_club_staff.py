@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from scoring.models import Season
 from tests.factories import ClubMoneyFactory, UserFactory
-from treasury.models import ClubMoneyAuditEntry, ClubRole, ClubStaff
+from treasury.models import ClubAudit, ClubRole, ClubStaff
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +41,12 @@ def test_a_td_appoints_a_treasurer_who_sets_a_password_and_opens_the_books(td_cl
     assert ClubStaff.objects.filter(club=club, user=account, role=ClubRole.TREASURER).exists()
     assert len(mail.outbox) == 1 and link in mail.outbox[0].body
     assert mail.outbox[0].to == ["stefan@example.org"]
-    log = ClubMoneyAuditEntry.objects.get(club=club, action="treasurer_named")
-    assert (log.actor, log.new["email"], log.new["new"]) == ("director", "stefan@example.org", True)
+    log = ClubAudit.objects.get(club=club, action="staff_added")
+    assert (log.actor, log.new["email"], log.new["new_account"]) == (
+        "director",
+        "stefan@example.org",
+        True,
+    )
 
     td_client.logout()
     form = client.get(link, follow=True)

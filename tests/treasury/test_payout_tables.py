@@ -14,7 +14,7 @@ from scoring.services import recompute_standings
 from tests.factories import ClubMoneyFactory, event_with_field
 from tournaments import services as tournament_services
 from treasury import club_services, selectors
-from treasury.models import ClubMoneyAuditEntry, Payment, PayoutTableRow
+from treasury.models import ClubAudit, Payment, PayoutTableRow
 from treasury.payout_tables import PayoutTableRefused, check_rows, parse_percent
 
 pytestmark = pytest.mark.django_db
@@ -132,14 +132,14 @@ def test_the_table_is_replaced_whole_audited_and_read_back():
     stored = list(PayoutTableRow.objects.filter(club=club).values_list("min_entrants", "percents"))
     assert stored == [(1, ["100"]), (8, ["65", "35"]), (12, ["50", "33.33", "16.67"])]
     assert selectors.payout_table(club).rows[1].percents == (Decimal(65), Decimal(35))
-    log = ClubMoneyAuditEntry.objects.get(club=club)
+    log = ClubAudit.objects.get(club=club)
     assert (log.action, log.old, log.reason) == ("payout_table_set", [], "the AGM's table")
     assert log.new[2] == {"min_entrants": 12, "percents": ["50", "33.33", "16.67"]}
     club_services.set_payout_table(club, GOOD)  # the same table again: nothing to log
-    assert ClubMoneyAuditEntry.objects.filter(club=club).count() == 1
+    assert ClubAudit.objects.filter(club=club).count() == 1
     club_services.set_payout_table(club, [])  # back to the built-in table
     assert selectors.payout_table(club).is_default
-    assert ClubMoneyAuditEntry.objects.filter(club=club).count() == 2
+    assert ClubAudit.objects.filter(club=club).count() == 2
 
 
 def test_a_refused_table_leaves_the_stored_one_and_says_every_problem():
@@ -275,7 +275,7 @@ def test_the_treasurer_edits_the_table_on_the_club_money_page(client, td_user):
         {"min_entrants": 1, "percents": ["100"]},
         {"min_entrants": 8, "percents": ["65", "35"]},
     ]
-    log = ClubMoneyAuditEntry.objects.get(club=club)
+    log = ClubAudit.objects.get(club=club)
     assert (log.actor, log.reason) == ("tess", "AGM")
     page = client.get(reverse("club-money", args=[club.pk])).content.decode()
     assert 'value="65, 35"' in page and "payout table saved" in page
@@ -294,7 +294,7 @@ def test_a_side_pool_is_retired_and_brought_back_on_the_club_money_page(td_clien
     td_client.post(url, {"active": "1"})
     pool.refresh_from_db()
     assert pool.active
-    assert list(ClubMoneyAuditEntry.objects.filter(club=club).values_list("action", flat=True)) == [
+    assert list(ClubAudit.objects.filter(club=club).values_list("action", flat=True)) == [
         "pool_changed",
         "pool_changed",
     ]
