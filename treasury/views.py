@@ -353,7 +353,7 @@ def club_money(request: HttpRequest, club_id: int) -> HttpResponse:
     if not form.is_valid():
         return _club_money_page(request, club, money_form=form, status=400)
     try:
-        club_services.save_club_money(club, user=request.user, **form.cleaned_data)
+        services.set_club_money(club, user=request.user, **form.cleaned_data)
     except ServiceError as exc:
         form.add_error(exc.field, exc.message)
         return _club_money_page(request, club, money_form=form, status=400)
@@ -372,14 +372,8 @@ def club_pool_new(request: HttpRequest, club_id: int) -> HttpResponse:
     values = dict(form.cleaned_data)
     ratios = values.pop("ratios_text")
     try:
-        club_services.add_pool(
-            club,
-            values.pop("name"),
-            values.pop("kind"),
-            values.pop("fee"),
-            user=request.user,
-            ratios=ratios,
-            **values,
+        services.create_pool(
+            club, values.pop("name"), values.pop("kind"), values.pop("fee"), ratios=ratios, **values
         )
     except ServiceError as exc:
         form.add_error(None, exc.message)
@@ -420,11 +414,11 @@ def club_treasurer(request: HttpRequest, club_id: int) -> HttpResponse:
     # The TDs' page only: a treasurer keeps the books, they do not appoint.
     club = tournament_selectors.directed_club(request.user, club_id)
     try:
-        club_services.set_treasurer(
+        services.set_club_role(
             club,
             request.POST.get("username", ""),
+            ClubRole.TREASURER,
             on=request.POST.get("action") != "remove",
-            user=request.user,
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
