@@ -111,7 +111,8 @@ format-check: $(STAMP)
 TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/stoppa/services.py \
 	tournaments/stoppa/kind.py tournaments/hooks.py results/services \
 	scoring/services.py scoring/seasons.py treasury/services.py treasury/club.py treasury/amounts.py treasury/selectors.py \
-	treasury/access.py treasury/season.py treasury/acc_payback.py
+	treasury/access.py treasury/season.py treasury/acc_payback.py treasury/club_services.py \
+	treasury/payout_tables.py
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict games/cribbage games/stoppa tournaments/pairing books
 	$(BIN)/mypy $(TYPED_SERVICES)

@@ -9,6 +9,8 @@ from tournaments import api_td
 from tournaments.stoppa import api as tournaments_api_stoppa
 from tournaments.threehanded import api as tournaments_api_three
 from treasury import api as treasury_api
+from treasury import api_club as treasury_club
+from treasury import api_pools as treasury_pools
 
 urlpatterns = [
     path("events/", tournaments_api.EventList.as_view(), name="api-events"),
@@ -66,10 +68,46 @@ urlpatterns += [
     path(E + "payouts/", treasury_api.PayoutSheetView.as_view(), name="api-payouts"),
     path(E + "ledger/", treasury_api.LedgerView.as_view(), name="api-ledger"),
     path(E + "ledger/close/", treasury_api.CloseNightView.as_view(), name="api-ledger-close"),
+    path(E + "ledger/reopen/", treasury_api.ReopenNightView.as_view(), name="api-ledger-reopen"),
+    path(E + "pools/", treasury_pools.EventPoolsView.as_view(), name="api-event-pools"),
+    path(
+        E + "pools/<int:pool_id>/winners/",
+        treasury_pools.PoolWinnersView.as_view(),
+        name="api-pool-winners",
+    ),
+    path(N + "stakes/", treasury_pools.EntryStakesView.as_view(), name="api-entry-stakes"),
     path(
         "clubs/<int:club_id>/seasons/<int:season_id>/books/",
         treasury_api.SeasonBooksView.as_view(),
         name="api-season-books",
+    ),
+    # The club's books: money settings, payout table, side pools, treasurers.
+    path("clubs/<int:club_id>/money/", treasury_club.ClubMoneyView.as_view(), name="api-money"),
+    path(
+        "clubs/<int:club_id>/money/payout-table/",
+        treasury_club.PayoutTableView.as_view(),
+        name="api-payout-table",
+    ),
+    path(
+        "clubs/<int:club_id>/money/payout-table/preview/",
+        treasury_club.PayoutPreviewView.as_view(),
+        name="api-payout-preview",
+    ),
+    path("clubs/<int:club_id>/pools/", treasury_club.ClubPoolsView.as_view(), name="api-pools"),
+    path(
+        "clubs/<int:club_id>/pools/<int:pool_id>/",
+        treasury_club.ClubPoolView.as_view(),
+        name="api-pool",
+    ),
+    path(
+        "clubs/<int:club_id>/treasurers/",
+        treasury_club.TreasurersView.as_view(),
+        name="api-treasurers",
+    ),
+    path(
+        "clubs/<int:club_id>/treasurers/<int:user_id>/",
+        treasury_club.TreasurerView.as_view(),
+        name="api-treasurer",
     ),
 ]
 

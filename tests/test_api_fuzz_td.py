@@ -14,7 +14,8 @@ from config.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application).include(
     path_regex=r"^/api/v1/(clubs/|leagues/|events/\{event_id\}/(settings|finish|reopen|standings/publish"
-    r"|entries|games|results/(correct|undo)|playoff|door|acc-report|mrp|registration|self-check-in)"
+    r"|entries|games|results/(correct|undo)|playoff|door|acc-report|mrp|registration|self-check-in"
+    r"|pools)"
     r"|events/\{event_id\}/$)"
 )
 

@@ -1,6 +1,8 @@
 """The money desk's rows in the admin, to read: money moves only through the desk's services,
 which check every figure and record who changed what and why (the club money page, the money
-desk, the treasury API). The pools' set-up and the staff stay editable here."""
+desk, the treasury API): the club's settings, payout table and money log, the events' fees,
+payments and closed ledgers are shown, never edited here. The pools' set-up and the staff stay
+editable here."""
 
 from typing import Any
 
@@ -48,8 +50,25 @@ class ClubMoneyAdmin(ReadOnly):
     list_select_related = ["club"]
 
 
+class ReadOnly(admin.ModelAdmin):
+    """Shown, never written here: the rows' rules and audit live in the services."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(PayoutTableRow)
-class PayoutTableRowAdmin(admin.ModelAdmin):
+class PayoutTableRowAdmin(ReadOnly):
+    """Read only: the table is edited whole on the club's money page or by the API, checked
+    field by field and audited (``club_services.set_payout_table``); a row saved alone here
+    could make every sheet of the club refuse."""
+
     list_display = ["club", "min_entrants", "percents"]
     list_filter = ["club"]
 

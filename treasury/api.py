@@ -13,11 +13,13 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from books.payouts import PayoutSheet
 from books.pools import NightLedger as BooksLedger
+from core.drf import BoundedJSONParser
 from core.errors import ServiceError
 from tournaments.api_td import TD_ERRORS, TDView, valid
 from tournaments.models import Event
@@ -423,6 +425,9 @@ class LedgerView(MoneyView):
 class CloseNightView(MoneyView):
     """Close the night: the ledger stored, the balances carried to the club's next event."""
 
+    # The close as it always was, an empty POST (a form's, too), still closes: no JSON needed.
+    parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
+
     @extend_schema(
         summary="Close an event's night (TD)",
         description="Who has not paid is listed in a 400 `owing_not_confirmed` until the close "
@@ -433,13 +438,29 @@ class CloseNightView(MoneyView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event()
-        values = valid(CloseInput, request.data or {})
+        values = valid(CloseInput, request.data)
         services.close_night(
             event,
             user=request.user,
             confirm_owing=values.get("confirm_owing", False),
             choices=values.get("choices") or {},
         )
+        return Response(LedgerOutput(ledger_data(event)).data)
+
+
+class ReopenNightView(MoneyView):
+    """Re-open the club's latest closed night: its pots get back what they started it with."""
+
+    @extend_schema(
+        summary="Re-open an event's night (TD, treasurer)",
+        description="Only the club's latest closed night; the desk takes changes again. "
+        "Audited. " + TD_ERRORS,
+        request=None,
+        responses={200: LedgerOutput},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = self.event()
+        services.reopen_night(event, user=request.user)
         return Response(LedgerOutput(ledger_data(event)).data)
 
 

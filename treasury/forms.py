@@ -1,8 +1,12 @@
-"""The club's money settings and a new side pool, as forms of the club's money page."""
+"""The club's money page's forms: its money settings, a new side pool, the payout table with
+its preview, a new treasurer."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django import forms
 from django.utils.translation import get_language
@@ -10,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .amounts import currency_choices
 from .models import ClubMoney, SidePool
+from .payout_tables import MAX_ROWS, TableProblem
 
 
 class Styled(forms.ModelForm):
@@ -82,3 +87,136 @@ class PoolForm(Styled):
             return [str(Decimal(p)) for p in parts]
         except InvalidOperation:
             raise forms.ValidationError(_("Ratios are numbers: 60, 40.")) from None
+
+
+SPARE_ROWS = 2  # blank rows under the stored ones, to add a field size
+SEPARATORS = re.compile(r"[\s,;]+")
+ROW_KEY = re.compile(r"(?:min|percents)_([0-9]{1,3})")
+
+
+class PayoutTableForm(forms.Form):
+    """The club's payout table as rows "from N paid entrants: 50, 30, 20"; a row left blank
+    is left out. The checks are the service's (``payout_tables.check_rows``): every problem
+    is put beside its row's field."""
+
+    reason = forms.CharField(
+        label=_("Why (for the log)"),
+        max_length=300,
+        required=False,
+        widget=forms.TextInput(attrs={"class": "form-control form-control-sm"}),
+    )
+
+    def __init__(self, *args: Any, stored: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        count = len(stored) + SPARE_ROWS
+        if self.is_bound:  # every row sent, and a blank one under the last row typed in
+            sent = [int(m.group(1)) for key in self.data if (m := ROW_KEY.fullmatch(str(key)))]
+            last = max(sent, default=-1)
+            typed = any(str(self.data.get(f"{n}_{last}", "")).strip() for n in ("min", "percents"))
+            count = max(count, last + 1 + (1 if typed else 0))
+        count = min(count, MAX_ROWS)
+        self.row_count = count
+        for i in range(count):
+            row = stored[i] if i < len(stored) else {}
+            percents = row.get("percents")
+            shown = ", ".join(str(p) for p in percents) if isinstance(percents, list) else ""
+            self.fields[f"min_{i}"] = forms.CharField(
+                label=_("From paid entrants"),
+                required=False,
+                max_length=8,
+                initial=row.get("min_entrants", ""),
+                widget=forms.TextInput(
+                    attrs={"class": "form-control form-control-sm", "inputmode": "numeric"}
+                ),
+            )
+            self.fields[f"percents_{i}"] = forms.CharField(
+                label=_("Percent per place"),
+                required=False,
+                max_length=2000,
+                initial=shown if percents is not None else "",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "form-control form-control-sm",
+                        "inputmode": "decimal",
+                        "placeholder": "50, 30, 20",
+                    }
+                ),
+            )
+        self.sent_rows: list[int] = []  # the form's row of each row sent to the service
+
+    @staticmethod
+    def data_of(stored: list[dict[str, Any]]) -> dict[str, str]:
+        """Stored rows as the form's data (to show a stored row the rules refuse, marked)."""
+        data = {}
+        for i, row in enumerate(stored):
+            percents = row.get("percents")
+            data[f"min_{i}"] = str(row.get("min_entrants", ""))
+            data[f"percents_{i}"] = (
+                ", ".join(str(p) for p in percents) if isinstance(percents, list) else str(percents)
+            )
+        return data
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows typed, blank ones left out, as the service takes them."""
+        found = []
+        self.sent_rows = []
+        for i in range(self.row_count):
+            start = (self.cleaned_data.get(f"min_{i}") or "").strip()
+            text = (self.cleaned_data.get(f"percents_{i}") or "").strip()
+            if not start and not text:
+                continue
+            self.sent_rows.append(i)
+            found.append(
+                {"min_entrants": start, "percents": [p for p in SEPARATORS.split(text) if p]}
+            )
+        return found
+
+    def add_problems(self, problems: Sequence[TableProblem]) -> None:
+        """Put each problem beside the field of its row (the table's own above the rows)."""
+        for problem in problems:
+            if problem.row is None or problem.row >= len(self.sent_rows):
+                self.add_error(None, problem.message)
+                continue
+            row = self.sent_rows[problem.row]
+            name = f"min_{row}" if problem.part == "min_entrants" else f"percents_{row}"
+            if problem.part == "":
+                name = f"percents_{row}"
+            self.add_error(name, problem.message)
+
+    def table_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """The rows' two fields, in order, for the template."""
+        return [(self[f"min_{i}"], self[f"percents_{i}"]) for i in range(self.row_count)]
+
+
+class PreviewForm(forms.Form):
+    """A field size and an entry fee, to see what each place of the table would get."""
+
+    entrants = forms.IntegerField(
+        label=_("Paid entrants"),
+        min_value=1,
+        max_value=2000,
+        widget=forms.NumberInput(attrs={"class": "form-control form-control-sm"}),
+    )
+    fee = forms.DecimalField(
+        label=_("Entry fee"),
+        min_value=Decimal(0),
+        max_value=Decimal(10_000),
+        decimal_places=2,
+        widget=forms.TextInput(
+            attrs={"class": "form-control form-control-sm", "inputmode": "decimal"}
+        ),
+    )
+
+
+class TreasurerForm(forms.Form):
+    """A new treasurer by name and e-mail address (an account is made if none has it)."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"class": "form-control", "autocomplete": "off"}),
+    )
+    email = forms.EmailField(
+        label=_("E-mail"),
+        widget=forms.EmailInput(attrs={"class": "form-control", "autocomplete": "off"}),
+    )

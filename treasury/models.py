@@ -162,9 +162,39 @@ class ClubAudit(models.Model):
         return f"{self.club}: {self.action}"
 
 
+class PercentsAreAList(models.Func):
+    """True when a JSON column holds a non-empty array (of numbers or decimal text, on
+    PostgreSQL): the database's own guard under ``treasury.payout_tables``, so that a row
+    written behind the application's back (raw SQL) cannot hold an object, a string or
+    nothing. SQLite allows no subquery in a CHECK, so there the elements go unchecked."""
+
+    output_field = models.BooleanField()
+    arity = 1
+    # Pegboard runs on PostgreSQL and SQLite; another database gets the weakest guard.
+    template = "(%(expressions)s IS NOT NULL)"
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        template = (
+            "(json_valid(%(expressions)s) AND json_type(%(expressions)s) = 'array' "
+            "AND json_array_length(%(expressions)s) > 0)"
+        )
+        return self.as_sql(compiler, connection, template=template, **extra_context)
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        template = (
+            "(jsonb_typeof(%(expressions)s) = 'array' AND jsonb_array_length(%(expressions)s) > 0"
+            " AND NOT jsonb_path_exists(%(expressions)s,"
+            ' \'$[*] ? (@.type() != "number" && @.type() != "string")\'))'
+        )
+        return self.as_sql(compiler, connection, template=template, **extra_context)
+
+
 class PayoutTableRow(models.Model):
     """A row of a club's own payout table: from ``min_entrants`` paid entrants on, each paid
-    place's percentage (they add up to 100). No rows: the built-in table (one in four)."""
+    place's percentage (they add up to 100). No rows: the built-in table (one in four).
+
+    Written only by ``treasury.club_services.set_payout_table``, which checks the whole table
+    (``treasury.payout_tables``); the database refuses a row that is not a non-empty list."""
 
     club = models.ForeignKey(
         "tournaments.Club",
@@ -180,7 +210,15 @@ class PayoutTableRow(models.Model):
         verbose_name = _("payout table row")
         verbose_name_plural = _("payout table rows")
         constraints = [
-            models.UniqueConstraint(fields=["club", "min_entrants"], name="one_payout_row_per_size")
+            models.UniqueConstraint(
+                fields=["club", "min_entrants"], name="one_payout_row_per_size"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(min_entrants__gte=1), name="payout_row_from_one_entrant"
+            ),
+            models.CheckConstraint(
+                condition=PercentsAreAList("percents"), name="payout_row_percents_a_list"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -7,10 +7,12 @@ refusals into :class:`~core.errors.ServiceError` (a 400 with a code, never a 500
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext as _
@@ -19,7 +21,6 @@ from books.error_codes import BooksError
 from books.payouts import (
     Fees,
     HoldBack,
-    PayoutRow,
     PayoutSheet,
     PayoutTable,
     compute_payouts,
@@ -50,6 +51,7 @@ from tournaments.models import entry_names as _entry_names
 from .error_codes import TreasuryError
 from .models import (
     ZERO,
+    ClubAudit,
     ClubMoney,
     ClubStaff,
     EventFees,
@@ -63,8 +65,10 @@ from .models import (
     SidePool,
     UnpaidRule,
 )
+from .payout_tables import check_rows
 
 Status = Payment.Status
+PLAIN_FEE = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,2})?")
 
 
 @contextmanager
@@ -122,16 +126,105 @@ def books_fees(event: Event) -> Fees:
         )
 
 
+def stored_table_rows(club: Club) -> list[dict[str, Any]]:
+    """The club's payout table rows as stored (``min_entrants``, ``percents``), in order."""
+    return [
+        {"min_entrants": start, "percents": percents}
+        for start, percents in PayoutTableRow.objects.filter(club=club)
+        .order_by("min_entrants")
+        .values_list("min_entrants", "percents")
+    ]
+
+
 def payout_table(club: Club) -> PayoutTable:
-    """The club's own payout table, or the built-in one when it has no rows."""
-    rows = PayoutTableRow.objects.filter(club=club).order_by("min_entrants")
-    with books_refusals():
-        return PayoutTable(
-            tuple(
-                PayoutRow(row.min_entrants, tuple(Decimal(str(p)) for p in row.percents))
-                for row in rows
-            )
+    """The club's own payout table, or the built-in one when it has no rows.
+
+    A stored row the rules refuse (written before they were checked, or behind the
+    application's back) is a ServiceError naming the row, a 400 on every page and route
+    that asks, never a 500; the table is corrected on the club's money page."""
+    rows = stored_table_rows(club)
+    table, problems = check_rows(rows, stored=True)
+    if problems:
+        first = problems[0]
+        where = rows[first.row]["min_entrants"] if first.row is not None else None
+        if where is not None:
+            message = _(
+                "The club's payout table cannot be used: the row from %(n)s paid entrants: "
+                "%(why)s Correct it on the club's money page."
+            ) % {"n": where, "why": first.message}
+        else:
+            message = _(
+                "The club's payout table cannot be used: %(why)s Correct it on the club's "
+                "money page."
+            ) % {"why": first.message}
+        raise ServiceError(TreasuryError.PAYOUT_TABLE_INVALID, message, field="payout_table")
+    return table
+
+
+MAX_PREVIEW_ENTRANTS = 2000  # a preview of a bigger field is a typing accident
+MAX_PREVIEW_FEE = Decimal(10_000)
+
+
+def payout_preview(
+    club: Club, entrants: Any, fee: Any, table: PayoutTable | None = None
+) -> PayoutSheet:
+    """The sheet a night of ``entrants`` paid entrants at ``fee`` each would give, every
+    entrant in a place of their own (no ties, nothing carried in), with the club's hold-back,
+    coin and remainder rule: each place's money for the treasurer to check a table by.
+    ``table``: a table being edited (else the club's own)."""
+    count = entrants if isinstance(entrants, int) and not isinstance(entrants, bool) else None
+    if isinstance(entrants, str) and entrants.strip().isdigit():
+        count = int(entrants.strip())
+    if count is None or not 1 <= count <= MAX_PREVIEW_ENTRANTS:
+        raise ServiceError(
+            TreasuryError.BAD_ENTRANTS,
+            _("A field of 1 to %(max)s paid entrants.") % {"max": MAX_PREVIEW_ENTRANTS},
+            field="entrants",
         )
+    amount = _plain_fee(fee)
+    if amount is None or amount < 0 or amount > MAX_PREVIEW_FEE:
+        raise ServiceError(
+            TreasuryError.BAD_MONEY,
+            _("An entry fee of 0 to %(max)s, with at most two decimals.")
+            % {"max": MAX_PREVIEW_FEE},
+            field="fee",
+        )
+    settings = club_money(club)
+    holds: tuple[HoldBack, ...] = ()
+    if settings.hold_back_per_entrant or settings.hold_back_percent:
+        holds = (
+            HoldBack(
+                settings.hold_back_name or _("held back"),
+                per_entrant=settings.hold_back_per_entrant,
+                percent=settings.hold_back_percent,
+            ),
+        )
+    with books_refusals():
+        return compute_payouts(
+            [(place, place) for place in range(1, count + 1)],
+            count,
+            Fees(
+                entry=amount,
+                hold_backs=holds,
+                coin=settings.coin,
+                remainder_to=settings.remainder_to,  # type: ignore[arg-type]
+            ),
+            table if table is not None else payout_table(club),
+        )
+
+
+def _plain_fee(fee: Any) -> Decimal | None:
+    """A fee as a whole number, a Decimal or digits with at most two decimals ("12.50");
+    None for anything else (a float, ``NaN``, ``1e3``, a bool)."""
+    if isinstance(fee, bool):
+        return None
+    if isinstance(fee, int):
+        return Decimal(fee)
+    if isinstance(fee, Decimal):
+        return fee if fee.is_finite() and fee == fee.quantize(Decimal("0.01")) else None
+    if isinstance(fee, str) and PLAIN_FEE.fullmatch(fee.strip()):
+        return Decimal(fee.strip())
+    return None
 
 
 # --- The door ------------------------------------------------------------------------------------
@@ -470,6 +563,11 @@ def club_ledgers(club: Club) -> QuerySet[NightLedger]:
 def club_events(club: Club) -> QuerySet[Event]:
     """The club's events, newest first: the way to each night's money desk."""
     return Event.objects.filter(club=club).order_by("-date", "-pk")
+
+
+def club_money_log(club: Club) -> QuerySet[ClubAudit]:
+    """The club's money audit log (settings, payout table, pools, treasurers), latest first."""
+    return ClubAudit.objects.filter(club=club).order_by("-at", "-pk")
 
 
 def club_staff(club: Club, role: str) -> QuerySet[ClubStaff]:

@@ -9,11 +9,27 @@ urlpatterns = [
     path("td/clubs/<int:club_id>/money/", views.club_money, name="club-money"),
     path("td/clubs/<int:club_id>/money/pools/", views.club_pool_new, name="club-pool-new"),
     path(
+        "td/clubs/<int:club_id>/money/pools/<int:pool_id>/active/",
+        views.club_pool_active,
+        name="club-pool-active",
+    ),
+    path(
         "td/clubs/<int:club_id>/money/treasurers/",
         views.club_treasurer,
         name="club-treasurer",
     ),
+    path(
+        "td/clubs/<int:club_id>/money/payout-table/",
+        views.club_payout_table,
+        name="club-payout-table",
+    ),
+    path(
+        "td/clubs/<int:club_id>/money/treasurers/new/",
+        views.club_treasurer_new,
+        name="club-treasurer-new",
+    ),
     path("td/clubs/<int:club_id>/money/season/", views.season_page, name="money-season"),
+    path("td/clubs/<int:club_id>/money/season/new/", views.season_new, name="money-season-new"),
     path(
         "td/clubs/<int:club_id>/money/season/<int:season_id>.csv",
         views.season_csv,

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Season
 from scoring.services import recompute_standings
+from tests.e2e.conftest import PHONE
 from tests.e2e.night import NAMES, TD_PASSWORD, log_in
 from tests.factories import (
     ClubMoneyFactory,
@@ -234,3 +235,45 @@ def test_the_treasurer_keeps_the_books_and_not_the_games(
     # The TD's pages, with the treasurer's cookies (a fetch: a 404 page would log a console error).
     assert page.request.get(f"/td/events/{tonight.pk}/").status == 404
     assert page.request.get(f"/td/events/{tonight.pk}/money/").status == 200
+
+
+@pytest.mark.parametrize("viewport", [PHONE], ids=["phone"])
+def test_the_treasurer_edits_the_payout_table_on_a_phone(
+    open_page: Callable[[], Page], checks, viewport
+):
+    """Issue 33, item 5: the treasurer types the club's payout table on a phone; a rising row
+    is refused beside its field, the preview shows each place's money for a field, and the
+    table is saved."""
+    club = ClubMoneyFactory(entry_fee=D(10)).club
+    UserFactory(username="treasurer")
+    services.set_club_role(club, "treasurer", ClubRole.TREASURER)
+
+    page = open_page()
+    page.goto(f"/accounts/login/?next=/td/clubs/{club.pk}/money/")
+    page.get_by_label("Username").fill("treasurer")
+    page.get_by_label("Password").fill(TD_PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page.locator("#payout-table")).to_be_visible()
+    page.locator("#id_min_0").fill("1")
+    page.locator("#id_percents_0").fill("100")
+    page.locator("#id_min_1").fill("8")
+    page.locator("#id_percents_1").fill("10, 20, 70")
+    page.get_by_role("button", name="Save the table").click()
+    expect(page.locator("#id_percents_1-errors")).to_contain_text("a lower place never pays more")
+    expect(page.locator("#id_percents_1")).to_have_attribute("aria-invalid", "true")
+    # The refusal is an HTTP 400 page, which Chromium logs; that one is expected.
+    assert all("payout-table/" in e and "status of 400" in e for e in checks.console_errors)
+    checks.console_errors.clear()
+    checks.a11y(page, "payout table refused, a phone")
+
+    page.locator("#id_percents_1").fill("65, 35")
+    page.locator("#table-preview-entrants").fill("8")
+    page.locator("#table-preview-fee").fill("7.50")
+    page.get_by_role("button", name="Preview these rows").click()
+    expect(page.locator("#payout-preview tbody")).to_contain_text("39.00")
+    expect(page.locator("#payout-preview tbody")).to_contain_text("21.00")
+    page.get_by_role("button", name="Save the table").click()
+    expect(page.locator(".alert-success")).to_contain_text("The payout table is saved.")
+    expect(page.locator("#id_percents_1")).to_have_value("65, 35")
+    assert selectors.stored_table_rows(club)[1] == {"min_entrants": 8, "percents": ["65", "35"]}
+    checks.a11y(page, "payout table saved, a phone")
