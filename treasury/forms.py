@@ -1,13 +1,78 @@
-"""The club's money settings and a new side pool, as forms of the club's money page."""
+"""The money desk's forms: the club's money settings, a new side pool, the night's fees.
+
+Every amount and percentage is typed and shown in the reader's format (:class:`MoneyField`):
+"7,50" in Italian, German and Romanian, "7.50" in English. The API keeps the dot (its
+serializers do not use these forms).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django import forms
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext_lazy as _
 
 from .models import ClubMoney, SidePool
+
+EXAMPLE = Decimal("7.50")  # the amount an error message shows, in the reader's format
+
+
+def read_amount(text: str) -> Decimal | None:
+    """``text`` as the reader wrote it, or None when it is not an amount.
+
+    The page's language decides: its decimal separator, and its thousands separator only
+    between groups of three digits ("1.000,50" in Italian, "1,000.50" in English). The other
+    language's decimal point is read as one only where it cannot be a thousands separator
+    ("7.50" in Italian: two digits after it); "1,000.50" in Italian is refused, never misread.
+    """
+    decimal, group = get_format("DECIMAL_SEPARATOR"), get_format("THOUSAND_SEPARATOR")
+    text = text.strip()
+    whole = rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})+|\d+" if group else r"\d+"
+    found = re.fullmatch(rf"({whole})(?:{re.escape(decimal)}(\d+))?", text)
+    if found is None:
+        other = "." if decimal == "," else ","
+        found = re.fullmatch(rf"(\d+){re.escape(other)}(\d{{1,2}})", text)
+    if found is None:
+        return None
+    digits = found.group(1).replace(group, "") if group else found.group(1)
+    try:
+        return Decimal(f"{digits}.{found.group(2)}" if found.group(2) else digits)
+    except InvalidOperation:  # pragma: no cover - the pattern gives digits only
+        return None
+
+
+class MoneyField(forms.DecimalField):
+    """An amount (or a percentage) of 0 or more with two decimals at most, localized both
+    ways: shown as "10,00" to an Italian reader and read back from "7,50" (:func:`read_amount`).
+    """
+
+    default_error_messages = {"invalid": _("Write an amount such as %(example)s.")}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_digits", 12)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("min_value", Decimal(0))
+        kwargs["localize"] = True
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
+
+    def to_python(self, value: Any) -> Decimal | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, Decimal):
+            return value
+        amount = read_amount(str(value))
+        if amount is None:
+            raise forms.ValidationError(
+                self.error_messages["invalid"],
+                code="invalid",
+                params={"example": number_format(EXAMPLE, 2, use_l10n=True)},
+            )
+        return amount
 
 
 class Styled(forms.ModelForm):
@@ -15,14 +80,19 @@ class Styled(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            widget = field.widget
-            if isinstance(widget, forms.CheckboxInput):
-                widget.attrs.setdefault("class", "form-check-input")
-            elif isinstance(widget, forms.Select):
-                widget.attrs.setdefault("class", "form-select")
-            else:
-                widget.attrs.setdefault("class", "form-control")
+        style(self)
+
+
+def style(form: forms.BaseForm) -> None:
+    """Bootstrap's classes on every widget of ``form``."""
+    for field in form.fields.values():
+        widget = field.widget
+        if isinstance(widget, forms.CheckboxInput):
+            widget.attrs.setdefault("class", "form-check-input")
+        elif isinstance(widget, forms.Select):
+            widget.attrs.setdefault("class", "form-select")
+        else:
+            widget.attrs.setdefault("class", "form-control")
 
 
 class ClubMoneyForm(Styled):
@@ -39,6 +109,12 @@ class ClubMoneyForm(Styled):
             "hold_back_percent",
             "remainder_to",
         ]
+        field_classes = {
+            "coin": MoneyField,
+            "entry_fee": MoneyField,
+            "hold_back_per_entrant": MoneyField,
+            "hold_back_percent": MoneyField,
+        }
 
 
 class PoolForm(Styled):
@@ -60,6 +136,11 @@ class PoolForm(Styled):
             "rolls_over",
             "winner_rule",
         ]
+        field_classes = {
+            "fee": MoneyField,
+            "payout_percent": MoneyField,
+            "held_back_percent": MoneyField,
+        }
 
     def clean_ratios_text(self) -> list[str]:
         parts = [p.strip() for p in self.cleaned_data["ratios_text"].split(",") if p.strip()]
@@ -67,3 +148,54 @@ class PoolForm(Styled):
             return [str(Decimal(p)) for p in parts]
         except InvalidOperation:
             raise forms.ValidationError(_("Ratios are numbers: 60, 40.")) from None
+
+
+class EventFeesForm(forms.Form):
+    """The night's entry fee and the club's pools run tonight, each with tonight's fee
+    (``pool-<id>`` ticked, ``pool-<id>-fee``): the fields the desk always posted."""
+
+    entry_fee = MoneyField(label=_("Entry fee"))
+
+    def __init__(
+        self,
+        *args: Any,
+        pools: Sequence[SidePool],
+        running: Mapping[int, Decimal],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.pools = list(pools)
+        for pool in self.pools:
+            self.fields[f"pool-{pool.pk}"] = forms.BooleanField(
+                required=False, label=pool.name, initial=pool.pk in running
+            )
+            self.fields[f"pool-{pool.pk}-fee"] = MoneyField(
+                required=False,
+                label=_("Fee of %(name)s") % {"name": pool.name},
+                initial=running.get(pool.pk, pool.fee),
+            )
+        style(self)
+
+    def pool_rows(self) -> list[tuple[SidePool, forms.BoundField, forms.BoundField]]:
+        """Each pool with its tick box and its fee, for the page."""
+        return [(p, self[f"pool-{p.pk}"], self[f"pool-{p.pk}-fee"]) for p in self.pools]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for pool in self.pools:
+            fee = f"pool-{pool.pk}-fee"
+            if (
+                cleaned.get(f"pool-{pool.pk}")
+                and cleaned.get(fee) is None
+                and fee not in self.errors
+            ):
+                self.add_error(fee, _("Give the fee of the pools run tonight."))
+        return cleaned
+
+    def pool_fees(self) -> dict[int, Decimal]:
+        """Pool id -> tonight's fee of the pools ticked (after ``is_valid``)."""
+        return {
+            pool.pk: self.cleaned_data[f"pool-{pool.pk}-fee"]
+            for pool in self.pools
+            if self.cleaned_data.get(f"pool-{pool.pk}")
+        }

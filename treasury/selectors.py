@@ -89,6 +89,11 @@ def event_fees(event: Event) -> EventFees:
     return EventFees(event=event, entry_fee=club_money(event.club).entry_fee)
 
 
+def running_pools(event: Event) -> dict[int, Decimal]:
+    """Pool id -> tonight's fee, of the club's pools run at the event."""
+    return dict(EventPool.objects.filter(event=event).values_list("pool_id", "fee"))
+
+
 def payouts_to_recheck(event: Event) -> bool:
     """Whether a result changed after the night was closed (its payouts need checking again):
     the event's results version has moved past the one the ledger was closed at."""
@@ -333,10 +338,13 @@ def pool_nights(event: Event) -> list[PoolNight]:
 # --- The night ledger ----------------------------------------------------------------------------
 
 
-def ledger_preview(event: Event) -> BooksLedger:
-    """The night ledger as it would close now (``books.pools.night_ledger``), balancing to 0."""
-    sheet = payout_sheet(event)
-    nights = pool_nights(event)
+def ledger_preview(
+    event: Event, sheet: PayoutSheet | None = None, nights: list[PoolNight] | None = None
+) -> BooksLedger:
+    """The night ledger as it would close now (``books.pools.night_ledger``), balancing to 0;
+    from the event's ``sheet`` and pool ``nights`` when the caller has them already."""
+    sheet = payout_sheet(event) if sheet is None else sheet
+    nights = pool_nights(event) if nights is None else nights
     with books_refusals():
         return night_ledger(sheet, [n.result for n in nights])
 

@@ -4,7 +4,7 @@ services and selectors."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,9 +20,9 @@ from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Event
 
-from . import access, season, selectors, services
-from .forms import ClubMoneyForm, PoolForm
-from .models import ClubRole, LedgerLine, Payment
+from . import access, season, selectors, services, wording
+from .forms import ClubMoneyForm, EventFeesForm, PoolForm
+from .models import ClubRole, Payment
 
 
 def _int(value: str | None) -> int:
@@ -30,6 +30,17 @@ def _int(value: str | None) -> int:
         return int(value or "")
     except ValueError:
         return 0
+
+
+def fees_form(event: Event, data: object = None) -> EventFeesForm:
+    """The night's fees as a form: the entry fee and the club's active pools, those run
+    tonight ticked with tonight's fee (the others with the club's default)."""
+    return EventFeesForm(
+        data,
+        pools=list(event.club.pools.filter(active=True).order_by("name")),
+        running=selectors.running_pools(event),
+        initial={"entry_fee": selectors.event_fees(event).entry_fee},
+    )
 
 
 def _context(event: Event) -> dict:
@@ -45,18 +56,18 @@ def _context(event: Event) -> dict:
         "totals": selectors.door_totals(event),
         "statuses": Payment.Status,
         "ledger": stored,
-        "club_pools": event.club.pools.filter(active=True).order_by("name"),
         "books_error": "",
-        "item_labels": dict(LedgerLine.Item.choices),
     }
     try:
-        context["pools"] = selectors.pool_nights(event)
-        context["sheet"] = selectors.payout_sheet(event)
-        context["names"] = selectors.entry_names(event)
+        context["pools"] = nights = selectors.pool_nights(event)
+        context["sheet"] = sheet = selectors.payout_sheet(event)
+        context["names"] = names = selectors.entry_names(event)
         if stored is not None:
-            context["lines"] = selectors.ledger_lines(stored)
+            lines: Iterable[wording.LineLike] = selectors.ledger_lines(stored)
         else:
-            context["preview"] = selectors.ledger_preview(event)
+            context["preview"] = preview = selectors.ledger_preview(event, sheet, nights)
+            lines = preview.lines
+        context["ledger_rows"] = wording.ledger_rows(lines, names)
     except ServiceError as exc:
         context["books_error"] = exc.message
     stakes = selectors.stakes(event)
@@ -70,8 +81,17 @@ def _context(event: Event) -> dict:
 def money_desk(request: HttpRequest, event_id: int) -> HttpResponse:
     """The money desk of one event: the door, who still owes, the pools, the sheet, the close."""
     event = access.money_event(request.user, event_id)
-    context = _context(event) | {"is_td": access.directs(request.user, event.club)}
-    return render(request, "treasury/desk.html", context)
+    return _desk_page(request, event)
+
+
+def _desk_page(
+    request: HttpRequest, event: Event, form: EventFeesForm | None = None, status: int = 200
+) -> HttpResponse:
+    context = _context(event) | {
+        "is_td": access.directs(request.user, event.club),
+        "fees_form": form or fees_form(event),
+    }
+    return render(request, "treasury/desk.html", context, status=status)
 
 
 @login_required
@@ -152,21 +172,21 @@ def stake(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def set_fees(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Set the entry fee and the pools run tonight with their fees."""
+    """Set the entry fee and the pools run tonight with their fees, typed in the reader's
+    format; a refusal is said beside its field."""
     event = access.money_event(request.user, event_id)
-    pools = {
-        pool.pk: request.POST.get(f"pool-{pool.pk}-fee", "")
-        for pool in event.club.pools.filter(active=True)
-        if request.POST.get(f"pool-{pool.pk}") == "on"
-    }
-    return _desk_action(
-        request,
-        event,
-        lambda: services.set_event_fees(
-            event, request.POST.get("entry_fee", ""), pools, user=request.user
-        ),
-        _("The fees are set."),
-    )
+    form = fees_form(event, request.POST)
+    if not form.is_valid():
+        return _desk_page(request, event, form, status=400)
+    try:
+        services.set_event_fees(
+            event, form.cleaned_data["entry_fee"], form.pool_fees(), user=request.user
+        )
+    except ServiceError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        return _desk_page(request, event, form, status=400)
+    messages.success(request, _("The fees are set."))
+    return redirect("money-desk", event_id=event.pk)
 
 
 @login_required

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.services import recompute_standings
 from tests.factories import (
@@ -18,6 +19,7 @@ from tests.factories import (
 )
 from tournaments import services as tournament_services
 from treasury import selectors, services
+from treasury.forms import read_amount
 from treasury.models import Payment, SidePool
 
 pytestmark = pytest.mark.django_db
@@ -177,3 +179,122 @@ def test_the_club_sets_its_money_and_adds_a_pool(td_client, event):
     assert refused.status_code == 400 and "ratios must be positive" in refused.content.decode()
     page = td_client.get(url).content.decode()
     assert "Skunk pot" in page
+
+
+# --- Amounts in the reader's format (issue 33, item 9) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "read"),
+    [
+        ("it", "7,50", "7.50"),
+        ("it", "7.50", "7.50"),  # a dot before two digits cannot be a thousands separator
+        ("it", "1.000,00", "1000.00"),
+        ("it", "1.000", "1000"),  # an Italian thousand, as an Italian writes it
+        ("de", "12,5", "12.5"),
+        ("ro", " 0,25 ", "0.25"),
+        ("en", "7.50", "7.50"),
+        ("en", "7,50", "7.50"),
+        ("en", "1,000.50", "1000.50"),
+        ("en", "1.000", "1.000"),  # then refused by the field: three decimals
+    ],
+)
+def test_amounts_are_read_in_the_readers_format(language, typed, read):
+    with translation.override(language):
+        assert read_amount(typed) == Decimal(read)
+
+
+@pytest.mark.parametrize(
+    ("language", "typed"),
+    [("it", "1,000.00"), ("it", "7,5,0"), ("it", "dieci"), ("en", "1.000,00"), ("de", "-5")],
+)
+def test_an_amount_the_reader_could_not_mean_is_refused(language, typed):
+    with translation.override(language):
+        assert read_amount(typed) is None
+
+
+def _desk_in(client, event, language: str) -> str:
+    """The desk in ``language`` (kept in the language cookie for the posts that follow)."""
+    return client.get(reverse("money-desk", args=[event.pk]), {"lang": language}).content.decode()
+
+
+def test_italian_fees_are_typed_and_shown_with_a_comma(td_client, event):
+    pool = SidePoolFactory(club=event.club, name="29 hand", kind=SidePool.Kind.HAND_29, fee=1)
+    page = _desk_in(td_client, event, "it")
+    # The page prefills the fees in Italian and takes them back as they are.
+    assert 'value="10,00"' in page and 'value="1,00"' in page
+    url = reverse("money-fees", args=[event.pk])
+    saved = td_client.post(
+        url, {"entry_fee": "7,50", f"pool-{pool.pk}": "on", f"pool-{pool.pk}-fee": "1,00"}
+    )
+    assert saved.status_code == 302
+    assert selectors.event_fees(event).entry_fee == Decimal("7.50")
+    assert selectors.running_pools(event) == {pool.pk: Decimal("1.00")}
+    page = _desk_in(td_client, event, "it")
+    assert 'value="7,50"' in page and "non è un importo" not in page
+
+
+def test_german_and_english_fees(td_client, event):
+    url = reverse("money-fees", args=[event.pk])
+    _desk_in(td_client, event, "de")
+    assert td_client.post(url, {"entry_fee": "12,50"}).status_code == 302
+    assert selectors.event_fees(event).entry_fee == Decimal("12.50")
+    assert 'value="12,50"' in _desk_in(td_client, event, "de")
+    _desk_in(td_client, event, "en")
+    assert td_client.post(url, {"entry_fee": "7.50"}).status_code == 302
+    assert selectors.event_fees(event).entry_fee == Decimal("7.50")
+    assert 'value="7.50"' in _desk_in(td_client, event, "en")
+
+
+def test_a_fee_that_is_no_amount_is_refused_beside_its_field(td_client, event):
+    _desk_in(td_client, event, "it")
+    url = reverse("money-fees", args=[event.pk])
+    refused = td_client.post(url, {"entry_fee": "dieci"})
+    body = refused.content.decode()
+    assert refused.status_code == 400
+    assert "Scrivi un importo come 7,50." in body and 'aria-invalid="true"' in body
+    assert 'value="dieci"' in body  # kept, to be put right
+    assert selectors.event_fees(event).entry_fee == Decimal("10.00")
+    # A thousands separator where the decimal point should be is refused, not misread.
+    assert td_client.post(url, {"entry_fee": "1,000.00"}).status_code == 400
+    assert td_client.post(url, {"entry_fee": "7,505"}).status_code == 400  # three decimals
+    assert selectors.event_fees(event).entry_fee == Decimal("10.00")
+
+
+def test_the_club_money_form_in_italian(td_client, event):
+    url = reverse("club-money", args=[event.club_id])
+    page = td_client.get(url, {"lang": "it"}).content.decode()
+    assert 'value="10,00"' in page and 'value="0,25"' in page
+    saved = td_client.post(
+        url,
+        {
+            "currency": "EUR",
+            "coin": "0,05",
+            "entry_fee": "7,50",
+            "hold_back_name": "ACC",
+            "hold_back_per_entrant": "0,50",
+            "hold_back_percent": "2,5",
+            "remainder_to": "carry",
+        },
+    )
+    assert saved.status_code == 302
+    money = selectors.club_money(event.club)
+    assert (money.coin, money.entry_fee, money.hold_back_per_entrant) == (
+        Decimal("0.05"),
+        Decimal("7.50"),
+        Decimal("0.50"),
+    )
+    assert money.hold_back_percent == Decimal("2.5")
+    page = td_client.get(url).content.decode()
+    assert 'value="7,50"' in page and 'value="2,50"' in page
+    pool = {
+        "name": "Q-pool",
+        "kind": "q_pool",
+        "fee": "2,50",
+        "share": "even",
+        "payout_percent": "100",
+        "held_back_percent": "0",
+        "winner_rule": "all",
+    }
+    assert td_client.post(reverse("club-pool-new", args=[event.club_id]), pool).status_code == 302
+    assert SidePool.objects.get(club=event.club, name="Q-pool").fee == Decimal("2.50")
