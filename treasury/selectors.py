@@ -364,6 +364,13 @@ def entry_names(event: Event) -> dict[int, str]:
     return _entry_names(Entry.objects.filter(event=event))
 
 
+def stake_names(event: Event, pool_id: int, entry_id: int) -> tuple[str, str]:
+    """The names of an event's pool and entry, for what the door says after a stake."""
+    pool = SidePool.objects.filter(club=event.club, pk=pool_id).values_list("name", flat=True)
+    entry = Entry.objects.filter(event=event, pk=entry_id).select_related("player").first()
+    return pool.first() or "", entry.name if entry is not None else ""
+
+
 def require_closed(event: Event) -> NightLedger:
     """The event's closed ledger, or a ServiceError."""
     ledger = stored_ledger(event)

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -20,7 +21,7 @@ from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Event
 
-from . import access, season, selectors, services, wording
+from . import access, door, season, selectors, services, wording
 from .forms import ClubMoneyForm, EventFeesForm, PoolForm
 from .models import ClubRole, Payment
 
@@ -55,11 +56,15 @@ def _context(event: Event) -> dict:
         "owing": selectors.who_owes(event),
         "totals": selectors.door_totals(event),
         "statuses": Payment.Status,
+        "pay_keys": door.pay_buttons(),
+        "check_in_key": door.CHECK_IN_KEY,
+        "door_pools": [],
         "ledger": stored,
         "books_error": "",
     }
     try:
         context["pools"] = nights = selectors.pool_nights(event)
+        context["door_pools"] = door.pool_buttons(nights)
         context["sheet"] = sheet = selectors.payout_sheet(event)
         context["names"] = names = selectors.entry_names(event)
         if stored is not None:
@@ -107,12 +112,16 @@ def payout_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
 def pay(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     """Mark an entry paid, unpaid or waived: one click at the door; HTMX swaps the row."""
     event = access.money_event(request.user, event_id)
-    error = ""
+    error = said = ""
     try:
-        services.set_payment(event, entry_id, request.POST.get("status", ""), user=request.user)
+        payment = services.set_payment(
+            event, entry_id, request.POST.get("status", ""), user=request.user
+        )
     except ServiceError as exc:
         error = exc.message
-    return _door_answer(request, event, entry_id, error)
+    else:
+        said = wording.payment_said(payment.entry.name, payment.status, payment.amount)
+    return _door_answer(request, event, entry_id, error, said)
 
 
 @login_required
@@ -122,51 +131,60 @@ def check_in(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
     event page, for whoever keeps the door."""
     event = access.money_event(request.user, event_id)
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
-    error = ""
+    here = request.POST.get("here") == "1"
+    error = said = ""
     try:
-        tournament_services.set_checked_in(entry, request.POST.get("here") == "1")
+        tournament_services.set_checked_in(entry, here)
     except ServiceError as exc:
         error = exc.message
-    return _door_answer(request, event, entry_id, error)
+    else:
+        said = wording.check_in_said(entry.name, here)
+    return _door_answer(request, event, entry_id, error, said)
 
 
-def _door_answer(request: HttpRequest, event: Event, entry_id: int, error: str) -> HttpResponse:
-    """The door's answer to a click: the row (HTMX, with the totals out of band) or the desk."""
-    if request.htmx:
-        context = _context(event)
-        entry = next((e for e in context["entries"] if e.pk == entry_id), None)
-        if entry is None:
-            return HttpResponse(error, status=400)
-        context |= {"entry": entry, "row_error": error}
-        row = render_to_string("treasury/desk.html#door-row", context, request)
-        # The totals and the list of who still owes follow the row, out of band, in a
-        # <template> so that the row's table parsing leaves them whole (htmx 2).
-        context["oob"] = True
-        totals = render_to_string("treasury/desk.html#door-totals", context, request)
-        owing = render_to_string("treasury/desk.html#owing-list", context, request)
-        body = f"{row}<template>{totals}{owing}</template>"
-        return HttpResponse(body, status=400 if error else 200)
-    if error:
-        messages.error(request, error)
-    return redirect("money-desk", event_id=event.pk)
+def _door_answer(
+    request: HttpRequest, event: Event, entry_id: int, error: str, said: str = ""
+) -> HttpResponse:
+    """The door's answer to a click: the row (HTMX), with what follows from it out of band
+    (the totals, who still owes, the pools, the payout sheet and the ledger's preview, and the
+    sentence a screen reader says), or the desk."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("money-desk", event_id=event.pk)
+    context = _context(event)
+    entry = next((e for e in context["entries"] if e.pk == entry_id), None)
+    if entry is None:
+        return HttpResponse(error, status=400)
+    context |= {"entry": entry, "row_error": error, "keyed": True}
+    parts = [render_to_string("treasury/desk.html#door-row", context, request)]
+    context["oob"] = True
+    parts += [
+        render_to_string(f"treasury/desk.html#{name}", context, request) for name in DOOR_FOLLOWERS
+    ]
+    parts.append(format_html('<div id="door-said" hx-swap-oob="innerHTML">{}</div>', error or said))
+    return HttpResponse("".join(parts), status=400 if error else 200)
+
+
+# The desk's parts that follow each click at the door (partials of treasury/desk.html).
+DOOR_FOLLOWERS = ("door-totals", "owing-list", "pools-table", "sheet-section", "ledger-section")
 
 
 @login_required
 @require_POST
 def stake(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
-    """Put an entry into a pool run tonight, or take it out."""
+    """Put an entry into a pool run tonight, or take it out: one click (or key) at the door."""
     event = access.money_event(request.user, event_id)
+    error = said = ""
+    pool_id, count = _int(request.POST.get("pool")), _int(request.POST.get("count"))
     try:
-        services.set_pool_stake(
-            event,
-            _int(request.POST.get("pool")),
-            entry_id,
-            _int(request.POST.get("count")),
-            user=request.user,
-        )
+        services.set_pool_stake(event, pool_id, entry_id, count, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
-    return redirect("money-desk", event_id=event.pk)
+        error = exc.message
+    else:
+        pool, player = selectors.stake_names(event, pool_id, entry_id)
+        said = wording.stake_said(pool, player, count)
+    return _door_answer(request, event, entry_id, error, said)
 
 
 @login_required

@@ -154,6 +154,26 @@ def _status(values: Mapping[str, Any]) -> str:
     return _words(plain(status))
 
 
+def payment_said(player: str, status: str, amount: Any) -> str:
+    """What the door says after a mark: "Anna Rossi: paid 10,00" (the live region)."""
+    return _("%(player)s: %(now)s") % {
+        "player": player,
+        "now": _status({"status": status, "amount": amount}),
+    }
+
+
+def check_in_said(player: str, here: bool) -> str:
+    """What the door says after a check-in: "Anna Rossi: checked in"."""
+    if here:
+        return _("%(player)s: checked in") % {"player": player}
+    return _("%(player)s: not checked in") % {"player": player}
+
+
+def stake_said(pool: str, player: str, count: int) -> str:
+    """What the door says after a pool's toggle: "Q-pool: Anna Rossi takes part"."""
+    return _stake({"pool": pool, "player": player, "count": count})
+
+
 def _payment(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     player = plain(new.get("player") or old.get("player")) or "?"
     if old.get("status"):

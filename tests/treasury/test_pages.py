@@ -44,6 +44,14 @@ def _played(event) -> None:
     recompute_standings(event.pk, incremental=False)
 
 
+def _swapped_row(body: str, entry) -> bool:
+    """The answer starts with the entry's row, one keyboard stop (HTMX swaps it in place)."""
+    first = body.lstrip().split(">", 1)[0]
+    return (
+        first.startswith("<li ") and f'id="door-{entry.pk}"' in first and "data-door-row" in first
+    )
+
+
 def test_the_desk_renders_the_door_with_an_accented_name(td_client, event):
     body = td_client.get(reverse("money-desk", args=[event.pk])).content.decode()
     assert ACCENTED in body and "Money desk" in body
@@ -58,7 +66,7 @@ def test_one_click_marks_an_entry_paid_and_htmx_swaps_its_row(td_client, event):
     response = td_client.post(url, {"status": "paid"}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     row = response.content.decode()
-    assert row.lstrip().startswith(f'<tr id="door-{entry.pk}"') and ACCENTED in row
+    assert _swapped_row(row, entry) and ACCENTED in row
     assert "10.00" in row
     assert 'id="totals" hx-swap-oob="true"' in row and "1 paid, 0 waived, 3 still owe" in row
     assert 'id="owing" hx-swap-oob="true"' in row
@@ -75,7 +83,7 @@ def test_the_door_checks_a_player_in_beside_the_payment(td_client, event, client
     response = td_client.post(url, {"here": "1"}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     row = response.content.decode()
-    assert row.lstrip().startswith(f'<tr id="door-{entry.pk}"')
+    assert _swapped_row(row, entry)
     assert f'id="here-{entry.pk}"' in row and 'aria-pressed="true"' in row
     entry.refresh_from_db()
     assert entry.checked_in
@@ -298,3 +306,65 @@ def test_the_club_money_form_in_italian(td_client, event):
     }
     assert td_client.post(reverse("club-pool-new", args=[event.club_id]), pool).status_code == 302
     assert SidePool.objects.get(club=event.club, name="Q-pool").fee == Decimal("2.50")
+
+
+# --- The door: keys in any language, and what follows each mark (issue 33, items 10, 11) ----
+
+
+def test_the_doors_keys_are_digits_said_in_the_legend(td_client, event):
+    pool = SidePoolFactory(club=event.club, name="Q-pool", kind=SidePool.Kind.Q_POOL, fee=5)
+    services.set_event_fees(event, "10", {pool.pk: "5"})
+    entry = event.entries.get(player__name=ACCENTED)
+    page = _desk_in(td_client, event, "it")
+    assert f'id="pay-{entry.pk}-paid" data-key="1"' in page
+    assert f'id="pay-{entry.pk}-unpaid" data-key="2"' in page
+    assert f'id="pay-{entry.pk}-waived" data-key="3"' in page
+    assert f'id="stake-{entry.pk}-{pool.pk}" data-key="4"' in page
+    assert 'data-key="p"' not in page and 'data-key="u"' not in page
+    legend = page.split('id="door-keys"')[1].split("</p>")[0]
+    assert "<kbd>1</kbd> Pagato" in legend and "<kbd>3</kbd> Esonerato" in legend
+    assert "<kbd>4</kbd> Q-pool" in legend
+    assert ">dentro<" not in page  # the pool's toggle is named by the pool
+    assert "js/door.js" in page
+
+
+def test_each_mark_brings_the_payout_sheet_and_the_ledger_along(td_client, event):
+    """A mark's answer carries the totals, the pools, the sheet and the ledger's preview out
+    of band: the page never shows "Taken 10,00" above "0 x 10,00"."""
+    pool = SidePoolFactory(club=event.club, name="29 hand", kind=SidePool.Kind.HAND_29, fee=1)
+    services.set_event_fees(event, "10", {pool.pk: "1"})
+    _played(event)
+    entry = event.entries.get(player__name=ACCENTED)
+    _desk_in(td_client, event, "it")
+    htmx = {"HX-Request": "true"}
+    body = td_client.post(
+        reverse("money-pay", args=[event.pk, entry.pk]), {"status": "paid"}, headers=htmx
+    ).content.decode()
+    for part in ("totals", "owing", "pools-table", "sheet-section", "ledger-section"):
+        assert f'id="{part}" hx-swap-oob="true"' in body, part
+    sheet = body.split('id="sheet-section"')[1]
+    assert "1 \u00d7 10,00 USD" in sheet  # the sheet follows the door
+    ledger = body.split('id="ledger-section"')[1]
+    assert "Quote d&#x27;iscrizione" in ledger and "10,00" in ledger
+    assert f'<div id="door-said" hx-swap-oob="innerHTML">{ACCENTED}: pagato 10,00</div>' in body
+    # A pool's toggle by HTMX: the row, the pool's takings and the ledger follow it.
+    body = td_client.post(
+        reverse("money-stake", args=[event.pk, entry.pk]),
+        {"pool": pool.pk, "count": 1},
+        headers=htmx,
+    ).content.decode()
+    assert _swapped_row(body, entry)
+    assert f'id="stake-{entry.pk}-{pool.pk}"' in body and 'aria-pressed="true"' in body
+    assert "29 hand: puntate" in body.split('id="ledger-section"')[1]
+    assert f"29 hand: {ACCENTED} partecipa" in body
+    assert selectors.stakes(event) == {entry.pk: {pool.pk: 1}}
+
+
+def test_a_mark_costs_a_bounded_number_of_queries(td_client, event, django_assert_max_num_queries):
+    for i in range(12):
+        EntryFactory(event=event, player__name=f"Extra {i:02d}")
+    entry = event.entries.get(player__name=ACCENTED)
+    url = reverse("money-pay", args=[event.pk, entry.pk])
+    td_client.get(reverse("money-desk", args=[event.pk]))
+    with django_assert_max_num_queries(55):  # the same with 4 entries or 400: no N+1
+        td_client.post(url, {"status": "paid"}, headers={"HX-Request": "true"})
