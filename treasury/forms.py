@@ -143,11 +143,14 @@ class PoolForm(Styled):
         }
 
     def clean_ratios_text(self) -> list[str]:
-        parts = [p.strip() for p in self.cleaned_data["ratios_text"].split(",") if p.strip()]
-        try:
-            return [str(Decimal(p)) for p in parts]
-        except InvalidOperation:
-            raise forms.ValidationError(_("Ratios are numbers: 60, 40.")) from None
+        """ "60, 40"; with decimals in a language that writes them with a comma, "60,5; 39,5"
+        (a semicolon then parts the ratios)."""
+        text = self.cleaned_data["ratios_text"]
+        parts = [p.strip() for p in text.split(";" if ";" in text else ",") if p.strip()]
+        ratios = [read_amount(p) for p in parts]
+        if any(r is None for r in ratios):
+            raise forms.ValidationError(_("Ratios are numbers: 60, 40."))
+        return [str(r) for r in ratios]
 
 
 class EventFeesForm(forms.Form):

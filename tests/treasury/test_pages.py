@@ -306,6 +306,9 @@ def test_the_club_money_form_in_italian(td_client, event):
     }
     assert td_client.post(reverse("club-pool-new", args=[event.club_id]), pool).status_code == 302
     assert SidePool.objects.get(club=event.club, name="Q-pool").fee == Decimal("2.50")
+    skunk = pool | {"name": "Skunk", "kind": "skunk", "share": "ratio", "ratios_text": "60,5; 39,5"}
+    assert td_client.post(reverse("club-pool-new", args=[event.club_id]), skunk).status_code == 302
+    assert SidePool.objects.get(club=event.club, name="Skunk").ratios == ["60.5", "39.5"]
 
 
 # --- The door: keys in any language, and what follows each mark (issue 33, items 10, 11) ----

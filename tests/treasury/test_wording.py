@@ -111,3 +111,11 @@ def test_every_line_and_action_has_words_even_unknown_ones():
         assert money_audit_sentence("payment", unpaid, paid) == (
             "Anna Rossi: paid 1,234.50 (before: unpaid)"
         )
+
+
+def test_the_logs_other_values_never_show_a_raw_dict():
+    """A value of a shape the results desk has no sentence for reads as words."""
+    from tournaments.templatetags.pegboard import audit_value
+
+    said = audit_value({"balances": {"main": "2.00", "29 hand": "15.00"}, "pools": ["Q"]})
+    assert said == "balances: main 2.00, 29 hand 15.00, pools: Q"
