@@ -25,6 +25,17 @@
   document.addEventListener("DOMContentLoaded", function () { prepare(document); });
   document.addEventListener("htmx:load", function (event) { prepare(event.detail.elt); });
 
+  // A refused mark (400: the night closed meanwhile) still brings the row, with the reason
+  // said in it: swap it in, where htmx would leave the old row and say nothing.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var row = source && source.closest && source.closest("[data-door-row]");
+    if (row && event.detail.xhr.status === 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     var row = event.target.closest && event.target.closest("[data-door-row]");

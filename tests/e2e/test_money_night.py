@@ -331,3 +331,16 @@ def test_the_door_in_italian_on_a_phone(open_page: Callable[[], Page], checks, v
     assert fit["scroll"] <= fit["width"], fit
     assert not fit["outside"], fit["outside"]
     checks.a11y(td, "money desk in Italian on a phone, the door marked")
+
+    # The night closed meanwhile (another treasurer's phone): a mark is refused and says why
+    # in its row and aloud; nothing changes.
+    services.close_night(event, user=director)
+    td.locator(f"#door-{rows[3].pk}").focus()
+    td.keyboard.press("1")
+    expect(td.locator(f"#door-{rows[3].pk} [role=alert]")).to_contain_text("La serata è chiusa")
+    expect(td.locator("#door-said")).to_contain_text("La serata è chiusa")
+    assert Payment.objects.filter(event=event, status="paid").count() == 2
+    # The refusal is a 400 (as without JavaScript), which Chromium logs as a failed load.
+    refused = [e for e in checks.console_errors if "status of 400" in e]
+    assert len(refused) == 1, checks.console_errors
+    checks.console_errors.remove(refused[0])

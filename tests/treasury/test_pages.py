@@ -329,6 +329,15 @@ def test_the_doors_keys_are_digits_said_in_the_legend(td_client, event):
     assert "<kbd>4</kbd> Q-pool" in legend
     assert ">dentro<" not in page  # the pool's toggle is named by the pool
     assert "js/door.js" in page
+    # Without JavaScript every button is a plain form and a Tab stop; the script makes the
+    # rows the stops (an HTMX answer comes with them made so).
+    assert 'tabindex="-1"' not in page and "data-door-row tabindex" not in page
+    marked = td_client.post(
+        reverse("money-pay", args=[event.pk, entry.pk]),
+        {"status": "paid"},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert 'data-door-row tabindex="0"' in marked and 'tabindex="-1"' in marked
 
 
 def test_each_mark_brings_the_payout_sheet_and_the_ledger_along(td_client, event):
