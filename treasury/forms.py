@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -19,30 +19,25 @@ from django.utils.translation import gettext_lazy as _
 from .models import ClubMoney, SidePool
 
 EXAMPLE = Decimal("7.50")  # the amount an error message shows, in the reader's format
+PLAIN = re.compile(r"[0-9]{1,12}(?:\.[0-9]+)?")  # what is left once the separator is a point
 
 
 def read_amount(text: str) -> Decimal | None:
     """``text`` as the reader wrote it, or None when it is not an amount.
 
-    The page's language decides: its decimal separator, and its thousands separator only
-    between groups of three digits ("1.000,50" in Italian, "1,000.50" in English). The other
-    language's decimal point is read as one only where it cannot be a thousands separator
-    ("7.50" in Italian: two digits after it); "1,000.50" in Italian is refused, never misread.
+    The page's decimal separator ("7,50" in Italian, German and Romanian), or a point in any
+    language ("7.50"); nothing else. A digit group mark is never read ("1.000,00" and
+    "1,000.00" are refused), so nothing is misread: "1.000" in Italian is 1.000, which the
+    field then refuses for its three decimals. As Django's localized fields read, and as
+    the API's plain decimals (digits 0-9 only).
     """
-    decimal, group = get_format("DECIMAL_SEPARATOR"), get_format("THOUSAND_SEPARATOR")
     text = text.strip()
-    whole = rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})+|\d+" if group else r"\d+"
-    found = re.fullmatch(rf"({whole})(?:{re.escape(decimal)}(\d+))?", text)
-    if found is None:
-        other = "." if decimal == "," else ","
-        found = re.fullmatch(rf"(\d+){re.escape(other)}(\d{{1,2}})", text)
-    if found is None:
+    decimal = get_format("DECIMAL_SEPARATOR")
+    if decimal != "." and "." not in text:
+        text = text.replace(decimal, ".", 1)
+    if not PLAIN.fullmatch(text):
         return None
-    digits = found.group(1).replace(group, "") if group else found.group(1)
-    try:
-        return Decimal(f"{digits}.{found.group(2)}" if found.group(2) else digits)
-    except InvalidOperation:  # pragma: no cover - the pattern gives digits only
-        return None
+    return Decimal(text)
 
 
 class MoneyField(forms.DecimalField):
