@@ -27,6 +27,9 @@ from .models import LedgerLine, Payment
 
 # books.pools.night_ledger labels a main-pot payout "place 3": the place, for the sentence.
 PLACE_LABEL = re.compile(r"^place (\d+)$")
+# An unpaid winner's fee kept from the prize (main's books.pools.SETTLED_LABEL): a main-pot
+# line to the club or carried, naming the entry.
+SETTLED_LABEL = "fee settled from the prize"
 
 
 class LineLike(Protocol):
@@ -81,6 +84,13 @@ def ledger_sentence(line: LineLike, names: Mapping[Any, str]) -> str:
             return _("Prize: place %(place)s, %(name)s") % {"place": place[1], "name": name}
         if item == LedgerItem.PAYOUT:
             return _("Prize: %(name)s") % {"name": name}
+        settled = line.label == SETTLED_LABEL or (line.entry_id is not None and name)
+        if item == LedgerItem.TO_CLUB and settled:
+            return _("Fee of %(name)s settled from the prize, to the club") % {"name": name}
+        if item == LedgerItem.CARRIED_OUT and settled:
+            return _("Fee of %(name)s settled from the prize, carried to the next event") % {
+                "name": name
+            }
         if item == LedgerItem.TO_CLUB:
             return _("Remainder to the club")
         if item == LedgerItem.CARRIED_OUT:
@@ -174,7 +184,7 @@ def stake_said(pool: str, player: str, count: int) -> str:
     return _stake({"pool": pool, "player": player, "count": count})
 
 
-def _payment(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+def _payment(old: Mapping[str, Any], new: Mapping[str, Any], reason_shown: bool) -> str:
     player = plain(new.get("player") or old.get("player")) or "?"
     if old.get("status"):
         said = _("%(player)s: %(now)s (before: %(before)s)") % {
@@ -184,9 +194,32 @@ def _payment(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
         }
     else:
         said = _("%(player)s: %(now)s") % {"player": player, "now": _status(new)}
-    if new.get("reason"):
-        said += " · " + _("reason: %(reason)s") % {"reason": _words(new["reason"])}
+    if new.get("reason") and not reason_shown:
+        said += " · " + _("reason: %(reason)s") % {"reason": plain(new["reason"])}
     return said
+
+
+# What the TD chose at the close for an unpaid player in the money (main's UnpaidChoice).
+UNPAID_CHOICES = {
+    "settle": lambda: _("the prize settles the fee"),
+    "pass_down": lambda: _("the place passes down"),
+}
+
+
+def _closed(new: Mapping[str, Any]) -> str:
+    """The close: what each pot carried, who had not paid, what the TD chose for them."""
+    pots = _pots(new.get("balances") or {})
+    if pots:
+        parts = [_("Night closed: carried %(pots)s") % {"pots": pots}]
+    else:
+        parts = [_("Night closed: nothing carried")]
+    owing = [plain(name) for name in new.get("owing") or []]
+    if owing:
+        parts.append(_("not paid: %(names)s") % {"names": ", ".join(owing)})
+    for player, choice in (new.get("choices") or {}).items():
+        words = UNPAID_CHOICES.get(str(choice))
+        parts.append(f"{plain(player)}: {words() if words else _words(plain(choice))}")
+    return "; ".join(parts)
 
 
 def _pots(balances: Mapping[str, Any], *, empty: bool = False) -> str:
@@ -247,17 +280,18 @@ def _winners(new: Mapping[str, Any]) -> str:
     }
 
 
-def money_audit_sentence(action: str, old: Any, new: Any) -> str:
+def money_audit_sentence(action: str, old: Any, new: Any, *, reason_shown: bool = False) -> str:
     """A money action of the audit log as one sentence in the page's language ("" for an
     action that is not the money desk's): "Anna Rossi: paid 10,00 (before: unpaid)",
-    "Night closed: carried main pot 2,00, 29 hand 15,00"."""
+    "Night closed: carried main pot 2,00, 29 hand 15,00". A payment's reason is said unless
+    the log shows the entry's own ``reason`` beside it (``reason_shown``)."""
     if action not in MONEY_ACTIONS:
         return ""
     old = old if isinstance(old, Mapping) else {}
     new = new if isinstance(new, Mapping) else {}
     try:
         if action == "payment":
-            return _payment(old, new)
+            return _payment(old, new, reason_shown)
         if action == "fees_set":
             return _fees(old, new)
         if action == "pool_stake":
@@ -265,10 +299,7 @@ def money_audit_sentence(action: str, old: Any, new: Any) -> str:
         if action == "pool_winners":
             return _winners(new)
         if action == "night_closed":
-            pots = _pots(new.get("balances") or {})
-            if pots:
-                return _("Night closed: carried %(pots)s") % {"pots": pots}
-            return _("Night closed: nothing carried")
+            return _closed(new)
         if action == "night_reopened":
             return _("Night re-opened: the pots are back at what they started it with")
         return _("A result changed after the close: check the payouts again")

@@ -94,8 +94,8 @@ def test_every_line_and_action_has_words_even_unknown_ones():
         assert money_audit_sentence("payment", unpaid, paid) == (
             "Anna Rossi: pagato 1.234,50 (prima: non pagato)"
         )
-        reason = paid | {"reason": "from_the_prize"}
-        assert "motivo: from the prize" in money_audit_sentence("payment", unpaid, reason)
+        reason = paid | {"reason": "due serate"}
+        assert "motivo: due serate" in money_audit_sentence("payment", unpaid, reason)
         closed = {"balances": {"main": "2.00", "29 hand": "15.00", "Q-pool": "0.00"}}
         assert money_audit_sentence("night_closed", None, closed) == (
             "Serata chiusa: riportati montepremi 2,00, 29 hand 15,00"
@@ -119,3 +119,33 @@ def test_the_logs_other_values_never_show_a_raw_dict():
 
     said = audit_value({"balances": {"main": "2.00", "29 hand": "15.00"}, "pools": ["Q"]})
     assert said == "balances: main 2.00, 29 hand 15.00, pools: Q"
+
+
+def test_what_the_lead_adds_reads_as_words_too():
+    """The unpaid winner's fee settled from the prize, the close's owing and choices, a
+    payment's reason (said once: the log shows the entry's own reason below)."""
+    names = {7: "Anna Rossi"}
+    with translation.override("it"):
+        settled = BooksLine("main", LedgerItem.TO_CLUB, D(10), 7, "fee settled from the prize")
+        assert ledger_sentence(settled, names) == (
+            "Quota di Anna Rossi trattenuta dal premio, al club"
+        )
+        carried = BooksLine("main", LedgerItem.CARRIED_OUT, D(10), 7, "fee settled from the prize")
+        assert "riportata al prossimo evento" in ledger_sentence(carried, names)
+        remainder = BooksLine("main", LedgerItem.TO_CLUB, D(1), None, "remainder")
+        assert ledger_sentence(remainder, names) == "Resto al club"
+        closed = {
+            "balances": {"main": "3.00"},
+            "owing": ["Bruno Neri"],
+            "choices": {"Anna Rossi": "settle", "Bruno Neri": "pass_down", "X": "coin_toss"},
+        }
+        said = money_audit_sentence("night_closed", None, closed)
+        assert said == (
+            "Serata chiusa: riportati montepremi 3,00; non pagato: Bruno Neri; "
+            "Anna Rossi: il premio salda la quota; Bruno Neri: il posto passa al successivo; "
+            "X: coin toss"
+        )
+        part = {"player": "Anna Rossi", "status": "paid", "amount": "5.00", "reason": "metà"}
+        unpaid = {"player": "Anna Rossi", "status": "unpaid", "amount": "0.00"}
+        assert money_audit_sentence("payment", unpaid, part).endswith("· motivo: metà")
+        assert "motivo" not in money_audit_sentence("payment", unpaid, part, reason_shown=True)

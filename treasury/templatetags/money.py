@@ -39,5 +39,8 @@ def money_audit(entry: object) -> str:
     """An audit entry of the money desk as a sentence in the page's language ("" for the
     other actions, which the results desk words itself)."""
     return money_audit_sentence(
-        str(getattr(entry, "action", "")), getattr(entry, "old", None), getattr(entry, "new", None)
+        str(getattr(entry, "action", "")),
+        getattr(entry, "old", None),
+        getattr(entry, "new", None),
+        reason_shown=bool(getattr(entry, "reason", "")),  # the log shows it below
     )
