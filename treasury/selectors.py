@@ -94,6 +94,11 @@ def event_fees(event: Event) -> EventFees:
     return EventFees(event=event, entry_fee=club_money(event.club).entry_fee)
 
 
+def running_pools(event: Event) -> dict[int, Decimal]:
+    """Pool id -> tonight's fee, of the club's pools run at the event."""
+    return dict(EventPool.objects.filter(event=event).values_list("pool_id", "fee"))
+
+
 def payouts_to_recheck(event: Event) -> bool:
     """Whether a result changed after the night was closed (its payouts need checking again):
     the event's results version has moved past the one the ledger was closed at."""
@@ -231,18 +236,20 @@ def _plain_fee(fee: Any) -> Decimal | None:
 
 
 def door_list(event: Event) -> list[Entry]:
-    """Every entry of the event by name, each with ``pay_status`` and ``pay_amount``."""
+    """Every entry of the event by name, each with ``pay_status``, ``pay_amount`` and
+    ``pay_reason``."""
     entries = list(
         Entry.objects.filter(event=event).select_related("player").order_by("player__name")
     )
     payments = {
         p.entry_id: p
-        for p in Payment.objects.filter(event=event).only("entry_id", "status", "amount")
+        for p in Payment.objects.filter(event=event).only("entry_id", "status", "amount", "reason")
     }
     for entry in entries:
         payment = payments.get(entry.pk)
         entry.pay_status = payment.status if payment else Status.UNPAID  # type: ignore[attr-defined]
         entry.pay_amount = payment.amount if payment else ZERO  # type: ignore[attr-defined]
+        entry.pay_reason = payment.reason if payment else ""  # type: ignore[attr-defined]
     return entries
 
 
@@ -413,10 +420,11 @@ def sheet_places(event: Event, unpaid: UnpaidFinishers | None = None) -> list[tu
     return competition_ranking((e, p) for e, p in final_place_list(event) if e not in gone)
 
 
-def payout_sheet(event: Event) -> PayoutSheet:
+def payout_sheet(event: Event, unpaid: UnpaidFinishers | None = None) -> PayoutSheet:
     """The event's payout sheet from its final places (``books.payouts``): the money taken
-    at the door, the fees still owed settled from the prizes or the places passed down."""
-    unpaid = unpaid_finishers(event)
+    at the door, the fees still owed settled from the prizes or the places passed down
+    (``unpaid``: ``unpaid_finishers(event)``, read here when not given)."""
+    unpaid = unpaid or unpaid_finishers(event)
     with books_refusals():
         return compute_payouts(
             sheet_places(event, unpaid),
@@ -510,10 +518,13 @@ def pool_nights(event: Event) -> list[PoolNight]:
 # --- The night ledger ----------------------------------------------------------------------------
 
 
-def ledger_preview(event: Event) -> BooksLedger:
-    """The night ledger as it would close now (``books.pools.night_ledger``), balancing to 0."""
-    sheet = payout_sheet(event)
-    nights = pool_nights(event)
+def ledger_preview(
+    event: Event, sheet: PayoutSheet | None = None, nights: list[PoolNight] | None = None
+) -> BooksLedger:
+    """The night ledger as it would close now (``books.pools.night_ledger``), balancing to 0;
+    from the event's ``sheet`` and pool ``nights`` when the caller has them already."""
+    sheet = payout_sheet(event) if sheet is None else sheet
+    nights = pool_nights(event) if nights is None else nights
     with books_refusals():
         return night_ledger(sheet, [n.result for n in nights])
 
@@ -531,6 +542,13 @@ def ledger_lines(ledger: NightLedger) -> list[LedgerLine]:
 def entry_names(event: Event) -> dict[int, str]:
     """Entry id -> the player's name, for the sheet and the ledger."""
     return _entry_names(Entry.objects.filter(event=event))
+
+
+def stake_names(event: Event, pool_id: int, entry_id: int) -> tuple[str, str]:
+    """The names of an event's pool and entry, for what the door says after a stake."""
+    pool = SidePool.objects.filter(club=event.club, pk=pool_id).values_list("name", flat=True)
+    entry = Entry.objects.filter(event=event, pk=entry_id).select_related("player").first()
+    return pool.first() or "", entry.name if entry is not None else ""
 
 
 def require_closed(event: Event) -> NightLedger:

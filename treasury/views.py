@@ -4,7 +4,7 @@ services and selectors."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,10 +27,17 @@ from scoring.forms import SeasonForm
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Club, Entry, Event
 
-from . import access, club_services, season, selectors, services
+from . import access, club_services, door, season, selectors, services, wording
 from .amounts import parse_localized_amount
-from .forms import ClubMoneyForm, PayoutTableForm, PoolForm, PreviewForm, TreasurerForm
-from .models import ClubRole, LedgerLine, Payment, UnpaidChoice
+from .forms import (
+    ClubMoneyForm,
+    EventFeesForm,
+    PayoutTableForm,
+    PoolForm,
+    PreviewForm,
+    TreasurerForm,
+)
+from .models import ClubRole, Payment, UnpaidChoice
 from .payout_tables import PayoutTableRefused, check_rows
 
 
@@ -40,35 +48,60 @@ def _int(value: str | None) -> int:
         return 0
 
 
+def fees_form(event: Event, data: object = None) -> EventFeesForm:
+    """The night's fees as a form: the entry fee and the club's active pools, those run
+    tonight ticked with tonight's fee (the others with the club's default)."""
+    return EventFeesForm(
+        data,
+        pools=list(event.club.pools.filter(active=True).order_by("name")),
+        running=selectors.running_pools(event),
+        initial={"entry_fee": selectors.event_fees(event).entry_fee},
+    )
+
+
 def _context(event: Event) -> dict:
     """Everything the desk shows. A sheet or ledger the books refuse says why instead."""
     stored = selectors.stored_ledger(event)
+    fees = selectors.event_fees(event)
+    entries = selectors.door_list(event)
+    owing = selectors.who_owes(event)
     context: dict = {
         "event": event,
         "money": selectors.club_money(event.club),
-        "fees": selectors.event_fees(event),
+        "fees": fees,
         "to_recheck": selectors.payouts_to_recheck(event),
-        "entries": selectors.door_list(event),
-        "owing": selectors.who_owes(event),
-        "off_the_fee": selectors.payments_off_the_fee(event),
-        "names_owing": ", ".join(entry.name for entry in selectors.who_owes(event)),
+        "entries": entries,
+        "owing": owing,
+        # The paid entries whose payment is not the fee, and the waived: said with the reason.
+        "off_the_fee": [
+            e
+            for e in entries
+            if e.pay_status == Payment.Status.WAIVED
+            or (e.pay_status == Payment.Status.PAID and e.pay_amount != fees.entry_fee)
+        ],
+        "names_owing": ", ".join(entry.name for entry in owing),
         "unpaid_choices": UnpaidChoice.choices,
         "totals": selectors.door_totals(event),
         "statuses": Payment.Status,
+        "pay_keys": door.pay_buttons(),
+        "check_in_key": door.CHECK_IN_KEY,
+        "door_pools": [],
         "ledger": stored,
-        "club_pools": event.club.pools.filter(active=True).order_by("name"),
         "books_error": "",
-        "item_labels": dict(LedgerLine.Item.choices),
     }
     try:
-        context["pools"] = selectors.pool_nights(event)
-        context["sheet"] = selectors.payout_sheet(event)
-        context["names"] = selectors.entry_names(event)
-        context["unpaid"] = _unpaid_context(event, context["sheet"], context["names"])
+        context["pools"] = nights = selectors.pool_nights(event)
+        context["door_pools"] = door.pool_buttons(nights)
+        unpaid = selectors.unpaid_finishers(event)
+        context["sheet"] = sheet = selectors.payout_sheet(event, unpaid)
+        context["names"] = names = selectors.entry_names(event)
+        context["unpaid"] = _unpaid_context(unpaid, sheet, names)
         if stored is not None:
-            context["lines"] = selectors.ledger_lines(stored)
+            lines: Iterable[wording.LineLike] = selectors.ledger_lines(stored)
         else:
-            context["preview"] = selectors.ledger_preview(event)
+            context["preview"] = preview = selectors.ledger_preview(event, sheet, nights)
+            lines = preview.lines
+        context["ledger_rows"] = wording.ledger_rows(lines, names)
     except ServiceError as exc:
         context["books_error"] = exc.message
     stakes = selectors.stakes(event)
@@ -77,9 +110,10 @@ def _context(event: Event) -> dict:
     return context
 
 
-def _unpaid_context(event: Event, sheet: Any, names: dict[int, str]) -> dict[str, Any]:
+def _unpaid_context(
+    unpaid: selectors.UnpaidFinishers, sheet: Any, names: dict[int, str]
+) -> dict[str, Any]:
     """The unpaid finishers for the sheet and the close: by name, and who needs a choice."""
-    unpaid = selectors.unpaid_finishers(event)
     in_the_money = {share.entry_id for share in sheet.shares}
     return {
         "rule": unpaid.rule,
@@ -96,8 +130,17 @@ def _unpaid_context(event: Event, sheet: Any, names: dict[int, str]) -> dict[str
 def money_desk(request: HttpRequest, event_id: int) -> HttpResponse:
     """The money desk of one event: the door, who still owes, the pools, the sheet, the close."""
     event = access.money_event(request.user, event_id)
-    context = _context(event) | {"is_td": access.directs(request.user, event.club)}
-    return render(request, "treasury/desk.html", context)
+    return _desk_page(request, event)
+
+
+def _desk_page(
+    request: HttpRequest, event: Event, form: EventFeesForm | None = None, status: int = 200
+) -> HttpResponse:
+    context = _context(event) | {
+        "is_td": access.directs(request.user, event.club),
+        "fees_form": form or fees_form(event),
+    }
+    return render(request, "treasury/desk.html", context, status=status)
 
 
 @login_required
@@ -113,12 +156,16 @@ def payout_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
 def pay(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     """Mark an entry paid, unpaid or waived: one click at the door; HTMX swaps the row."""
     event = access.money_event(request.user, event_id)
-    error = ""
+    error = said = ""
     try:
-        services.set_payment(event, entry_id, request.POST.get("status", ""), user=request.user)
+        payment = services.set_payment(
+            event, entry_id, request.POST.get("status", ""), user=request.user
+        )
     except ServiceError as exc:
         error = exc.message
-    return _door_answer(request, event, entry_id, error)
+    else:
+        said = wording.payment_said(payment.entry.name, payment.status, payment.amount)
+    return _door_answer(request, event, entry_id, error, said)
 
 
 @login_required
@@ -128,73 +175,83 @@ def check_in(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse
     event page, for whoever keeps the door."""
     event = access.money_event(request.user, event_id)
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
-    error = ""
+    here = request.POST.get("here") == "1"
+    error = said = ""
     try:
-        services.check_in_at_the_door(
-            event, entry, request.POST.get("here") == "1", user=request.user
-        )
+        services.check_in_at_the_door(event, entry, here, user=request.user)
     except ServiceError as exc:
         error = exc.message
-    return _door_answer(request, event, entry_id, error)
+    else:
+        said = wording.check_in_said(entry.name, here)
+    return _door_answer(request, event, entry_id, error, said)
 
 
-def _door_answer(request: HttpRequest, event: Event, entry_id: int, error: str) -> HttpResponse:
-    """The door's answer to a click: the row (HTMX, with the totals out of band) or the desk."""
-    if request.htmx:
-        context = _context(event)
-        entry = next((e for e in context["entries"] if e.pk == entry_id), None)
-        if entry is None:
-            return HttpResponse(error, status=400)
-        context |= {"entry": entry, "row_error": error}
-        row = render_to_string("treasury/desk.html#door-row", context, request)
-        # The totals and the list of who still owes follow the row, out of band, in a
-        # <template> so that the row's table parsing leaves them whole (htmx 2).
-        context["oob"] = True
-        totals = render_to_string("treasury/desk.html#door-totals", context, request)
-        owing = render_to_string("treasury/desk.html#owing-list", context, request)
-        body = f"{row}<template>{totals}{owing}</template>"
-        return HttpResponse(body, status=400 if error else 200)
-    if error:
-        messages.error(request, error)
-    return redirect("money-desk", event_id=event.pk)
+def _door_answer(
+    request: HttpRequest, event: Event, entry_id: int, error: str, said: str = ""
+) -> HttpResponse:
+    """The door's answer to a click: the row (HTMX), with what follows from it out of band
+    (the totals, who still owes, the pools, the payout sheet and the ledger's preview, and the
+    sentence a screen reader says), or the desk."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("money-desk", event_id=event.pk)
+    context = _context(event)
+    entry = next((e for e in context["entries"] if e.pk == entry_id), None)
+    if entry is None:
+        return HttpResponse(error, status=400)
+    context |= {"entry": entry, "row_error": error, "keyed": True}
+    parts = [render_to_string("treasury/desk.html#door-row", context, request)]
+    context["oob"] = True
+    parts += [
+        render_to_string(f"treasury/desk.html#{name}", context, request) for name in DOOR_FOLLOWERS
+    ]
+    parts.append(format_html('<div id="door-said" hx-swap-oob="innerHTML">{}</div>', error or said))
+    return HttpResponse("".join(parts), status=400 if error else 200)
+
+
+# The desk's parts that follow each click at the door (partials of treasury/desk.html).
+DOOR_FOLLOWERS = ("door-totals", "owing-list", "pools-table", "sheet-section", "ledger-section")
 
 
 @login_required
 @require_POST
 def stake(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
-    """Put an entry into a pool run tonight, or take it out."""
+    """Put an entry into a pool run tonight, or take it out: one click (or key) at the door."""
     event = access.money_event(request.user, event_id)
+    error = said = ""
+    pool_id = _int(request.POST.get("pool"))
     try:
-        services.set_pool_stake(
-            event,
-            _int(request.POST.get("pool")),
-            entry_id,
-            _int(request.POST.get("count")),
-            user=request.user,
+        # The count as typed: "abc" is refused by the service, never read as 0 (taken out).
+        count = services.set_pool_stake(
+            event, pool_id, entry_id, request.POST.get("count", ""), user=request.user
         )
     except ServiceError as exc:
-        messages.error(request, exc.message)
-    return redirect("money-desk", event_id=event.pk)
+        error = exc.message
+    else:
+        pool, player = selectors.stake_names(event, pool_id, entry_id)
+        said = wording.stake_said(pool, player, count)
+    return _door_answer(request, event, entry_id, error, said)
 
 
 @login_required
 @require_POST
 def set_fees(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Set the entry fee and the pools run tonight with their fees."""
+    """Set the entry fee and the pools run tonight with their fees, typed in the reader's
+    format; a refusal is said beside its field."""
     event = access.money_event(request.user, event_id)
-    pools = {
-        pool.pk: request.POST.get(f"pool-{pool.pk}-fee", "")
-        for pool in event.club.pools.filter(active=True)
-        if request.POST.get(f"pool-{pool.pk}") == "on"
-    }
-    return _desk_action(
-        request,
-        event,
-        lambda: services.set_event_fees(
-            event, request.POST.get("entry_fee", ""), pools, user=request.user
-        ),
-        _("The fees are set."),
-    )
+    form = fees_form(event, request.POST)
+    if not form.is_valid():
+        return _desk_page(request, event, form, status=400)
+    try:
+        services.set_event_fees(
+            event, form.cleaned_data["entry_fee"], form.pool_fees(), user=request.user
+        )
+    except ServiceError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        return _desk_page(request, event, form, status=400)
+    messages.success(request, _("The fees are set."))
+    return redirect("money-desk", event_id=event.pk)
 
 
 @login_required

@@ -27,16 +27,6 @@
     input.setCustomValidity(big ? input.getAttribute("data-too-large") : "");
     if (big) { input.reportValidity(); }
   });
-  // The money desk's door: with a row's button focused, one key marks the entry
-  // (<form data-door-keys> holding <button data-key="p">...); htmx swaps the row and puts
-  // the focus back on the button of the same id, so Tab moves on to the next player.
-  document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
-    var form = event.target.closest && event.target.closest("form[data-door-keys]");
-    if (!form) { return; }
-    var button = form.querySelector('button[data-key="' + event.key.toLowerCase() + '"]');
-    if (button) { event.preventDefault(); button.focus(); button.click(); }
-  });
   // <button data-print>: print the page.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-print]");

@@ -166,3 +166,14 @@ def test_another_clubs_td_and_anonymous_callers_are_kept_out(api, event):
         ).status_code
         == 404
     )
+
+
+def test_the_api_keeps_the_dot_in_any_language(td, event):
+    """Pages read "7,50" in Italian (issue 33); the API keeps plain decimals whatever the
+    language asked for: "7.50" in, "7.50" out, "7,50" a 400."""
+    url = f"/api/v1/events/{event.pk}/fees/?lang=it"
+    put = td.put(url, {"entry_fee": "7.50"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert put.status_code == 200 and put.json()["entry_fee"] == "7.50"
+    assert td.get(url, HTTP_ACCEPT_LANGUAGE="it").json()["entry_fee"] == "7.50"
+    refused = td.put(url, {"entry_fee": "7,50"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert refused.status_code == 400

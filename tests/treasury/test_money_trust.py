@@ -456,3 +456,17 @@ def test_a_part_payment_is_keyed_on_the_desk_with_its_reason(club, td_client):
     assert 'id="off-the-fee"' in desk and "metà stasera" in desk
     td_client.post(url, {"entry": entry.pk, "amount": "1.000,00", "reason": "x"})
     assert Payment.objects.get(entry=entry).amount == D("5.00")  # never misread as 1.00
+
+
+def test_a_stake_count_that_is_no_number_is_refused_on_the_desk(club, td_user, td_client):
+    """Issue 33, item 7: a stake count ``abc`` silently removed the stake."""
+    pool = SidePoolFactory(club=club, name="Skunk pot", kind=SidePool.Kind.SKUNK)
+    event = event_with_field(4, club=club)
+    services.set_event_fees(event, "10", {pool.pk: "1"}, user=td_user)
+    entry = event.entries.order_by("pk").first()
+    services.set_pool_stake(event, pool.pk, entry.pk, 2, user=td_user)
+    url = f"/td/events/{event.pk}/money/entries/{entry.pk}/stake/"
+    td_client.post(url, {"pool": pool.pk, "count": "abc"})
+    assert selectors.stakes(event)[entry.pk] == {pool.pk: 2}
+    td_client.post(url, {"pool": pool.pk, "count": "3"})
+    assert selectors.stakes(event)[entry.pk] == {pool.pk: 3}

@@ -176,7 +176,16 @@ def audit_value(value) -> str:
         if value.get("by"):
             parts.append(_("from the phone of %(name)s") % {"name": value["by"]})
         return ", ".join(parts)
-    return ", ".join(f"{key}: {item}" for key, item in value.items())
+    return ", ".join(f"{key}: {_plain(item)}" for key, item in value.items())
+
+
+def _plain(value) -> str:
+    """A nested audit value as words ("main 2.00, 29 hand 15.00"), never a raw dict or list."""
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {_plain(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain(item) for item in value)
+    return str(value)
 
 
 def _clock_value(value: dict) -> str:

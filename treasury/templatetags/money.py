@@ -8,6 +8,7 @@ from django import template
 from django.utils.formats import number_format
 
 from treasury.access import money_clubs
+from treasury.wording import money_audit_sentence
 
 register = template.Library()
 
@@ -31,3 +32,15 @@ def get_item(mapping: dict, key: object) -> object:
 def keeps_books(user: object) -> bool:
     """Whether the user keeps some club's books (a TD or a treasurer): the nav's money link."""
     return money_clubs(user).exists()  # type: ignore[arg-type]
+
+
+@register.filter
+def money_audit(entry: object) -> str:
+    """An audit entry of the money desk as a sentence in the page's language ("" for the
+    other actions, which the results desk words itself)."""
+    return money_audit_sentence(
+        str(getattr(entry, "action", "")),
+        getattr(entry, "old", None),
+        getattr(entry, "new", None),
+        reason_shown=bool(getattr(entry, "reason", "")),  # the log shows it below
+    )
