@@ -69,6 +69,7 @@ class TournamentsError(ErrorCode):
     EVENT_CANCELLED = "event_cancelled"
     EVENT_FINISHED = "event_finished"
     EVENT_HAS_GAMES = "event_has_games"
+    WAITING_REGISTRATION = "waiting_registration"  # the TD says: the same person or not
     EVENT_KEPT = "event_kept"  # an app above keeps it (money taken): cancel it instead
     EVENT_NOT_DRAFT = "event_not_draft"
     EVENT_NOT_RUNNING = "event_not_running"

@@ -252,3 +252,26 @@ def test_registrations_behind_the_load_balancer_count_each_client(client, open_e
         for n in range(REGISTRATIONS_PER_ADDRESS + 1)
     ]
     assert flood[-1] == 429 and 429 not in flood[:-1]
+
+
+def test_the_td_is_asked_whether_a_waiting_name_is_the_same_person(client, td_client, open_event):
+    """Issue 34, item 6, on the TD's page: entering a name that waits on the online list asks
+    whether it is the one who registered, with two buttons; "someone else" leaves the online
+    registration holding nothing."""
+    for name in ("Ștefan Popescu", "Łucja Nowak", "Niccolò Bianchi"):
+        registration.register_online(open_event, name=name)
+    waiting = Registration.objects.get(event=open_event, player__name="Niccolò Bianchi")
+    url = reverse("td-register", args=[open_event.pk])
+    asked = td_client.post(url, {"name": "Niccolò Bianchi", "status": "member"})
+    assert asked.status_code == 400
+    page = asked.content.decode()
+    assert 'id="same-as-waiting"' in page and "Yes, the same person" in page
+    assert not open_event.entries.filter(player__name="Niccolò Bianchi").exists()
+    done = td_client.post(
+        url, {"name": "Niccolò Bianchi", "status": "member", "same_as_waiting": "no"}
+    )
+    assert done.status_code == 302
+    waiting.refresh_from_db()
+    entry = open_event.entries.get(player__name="Niccolò Bianchi")
+    assert waiting.entry is None
+    assert not Registration.objects.filter(entry=entry).exists()

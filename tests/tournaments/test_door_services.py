@@ -217,8 +217,12 @@ def test_a_waiting_player_the_td_enters_leaves_the_list_and_is_in():
             "registration__player__name", "position"
         )
     ) == [("Jürgen Weiß", 1), ("Niccolò Bianchi", 2), ("Ann Whitfield", 3)]
-    # Niccolò (second on the list) turns up at the door and the TD lets him in past the cap.
-    entry = services.enter_player(event, made[3].player, checked_in=True)
+    # Niccolò (second on the list) turns up at the door and the TD lets him in past the cap,
+    # saying he is the one who registered (asked first: the same name is not the same person).
+    with pytest.raises(ServiceError) as asked:
+        services.enter_player(event, made[3].player, checked_in=True)
+    assert asked.value.code == "waiting_registration" and asked.value.field == "same_as_waiting"
+    entry = services.enter_player(event, made[3].player, checked_in=True, same_as_waiting=True)
     made[3].refresh_from_db()
     assert made[3].entry == entry and made[3].moved_up_at is None  # no place came free
     assert registration.registration_state(made[3]) == (Registration.State.IN, None)
@@ -231,3 +235,39 @@ def test_a_waiting_player_the_td_enters_leaves_the_list_and_is_in():
     # A withdrawal before the draw hands the place on only while below the cap (3 > 2).
     services.withdraw_entry(made[0].entry)
     assert event.waiting_list.count() == 2
+
+
+def test_a_strangers_registration_never_acts_for_the_member_the_td_enters():
+    """Issue 34, item 6: a stranger registered with a member's name while the event was
+    full; when the TD entered the real member, the stranger's link took the entry over (its
+    "I can't come" withdrew the member, its "I'm here" checked them in)."""
+    event = _open(2)
+    made = [registration.register_online(event, name=n) for n in NAMES[:3]]
+    stranger = made[2]  # waiting, under the member's name
+    assert registration.registration_state(stranger) == (Registration.State.WAITING, 1)
+    member = stranger.player
+    entry = services.enter_player(event, member, checked_in=True, same_as_waiting=False)
+    stranger.refresh_from_db()
+    assert stranger.entry is None and not event.waiting_list.exists()
+    assert registration.registration_state(stranger)[0] == Registration.State.LEFT
+    assert event.audit.order_by("pk").last().action == "registration_set_aside"
+    with pytest.raises(ServiceError) as refused:  # the link's "I can't come"
+        registration.withdraw_registration(stranger)
+    assert refused.value.code == "not_waiting"
+    entry.refresh_from_db()
+    assert not entry.withdrawn and entry.checked_in
+
+
+def test_a_place_that_comes_free_never_hands_a_stranger_the_members_entry():
+    """A registration moved up when a place comes free takes only an entry it made: the
+    member the TD entered under the same name stays theirs."""
+    event = _open(2)
+    made = [registration.register_online(event, name=n) for n in NAMES[:3]]
+    waiting = made[2]
+    # The TD enters the member (someone else), then raises the cap: the waiting list moves.
+    entry = services.enter_player(event, waiting.player, same_as_waiting=False)
+    registration.set_registration(event, registration_open=True, cap=5)
+    waiting.refresh_from_db()
+    assert waiting.entry is None
+    assert registration.registration_state(waiting)[0] == Registration.State.LEFT
+    assert Entry.objects.get(pk=entry.pk).player == waiting.player

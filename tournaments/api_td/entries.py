@@ -76,9 +76,15 @@ def register_entry(event: Event, request: Request) -> Response:
             partner=values.get("partner"),
             partner_name=values.get("partner_name", ""),
             checked_in=values["checked_in"],
+            same_as_waiting=values.get("same_as_waiting"),
         )
     elif values.get("player"):
-        entry = services.enter_club_player(event, values["player"], checked_in=values["checked_in"])
+        entry = services.enter_club_player(
+            event,
+            values["player"],
+            checked_in=values["checked_in"],
+            same_as_waiting=values.get("same_as_waiting"),
+        )
     else:
         entry = services.register_player(
             event,
@@ -86,6 +92,7 @@ def register_entry(event: Event, request: Request) -> Response:
             acc_number=values.get("acc_number", ""),
             status=values["status"],
             checked_in=values["checked_in"],
+            same_as_waiting=values.get("same_as_waiting"),
         )
     entry = Entry.objects.select_related("player", "partner").get(pk=entry.pk)
     return Response(TDEntrySerializer(entry).data, status=status.HTTP_201_CREATED)

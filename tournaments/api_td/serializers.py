@@ -173,6 +173,14 @@ class RegisterInput(serializers.Serializer):
         help_text="The partner found by exact name among the club's players, else a new one. "
         "Refused where the game is not played in teams (`not_team_game`).",
     )
+    same_as_waiting = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="When the player waits on the online list (`waiting_registration`): true, "
+        "the person entered is the one who registered (their link then holds this entry); "
+        "false, someone else (the registration is set aside and its link holds nothing).",
+    )
 
 
 class ImportInput(serializers.Serializer):

@@ -15,6 +15,19 @@ from ..services.entries import MAX_IMPORT_LINES
 from .base import ServiceForm, _style
 
 
+def same_as_waiting_field() -> forms.TypedChoiceField:
+    """The TD's answer when the player waits on the online list: the same person who
+    registered ("yes": their link holds the entry), someone else ("no"), or not said yet."""
+    return forms.TypedChoiceField(
+        label=_("Is this the person who registered online?"),
+        choices=[("", ""), ("yes", _("Yes, the same person")), ("no", _("No, someone else"))],
+        coerce=lambda value: {"yes": True, "no": False}.get(value),
+        empty_value=None,
+        required=False,
+        widget=forms.HiddenInput,  # asked, with two buttons, only when the refusal says so
+    )
+
+
 class RegisterForm(ServiceForm):
     """Register a player at the door: a player picked from the search, a known player by ACC
     number or exact name, or (asked for explicitly) a new one.
@@ -32,6 +45,7 @@ class RegisterForm(ServiceForm):
     )
     player = forms.IntegerField(required=False, widget=forms.HiddenInput)
     new = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    same_as_waiting = same_as_waiting_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -49,14 +63,17 @@ class RegisterForm(ServiceForm):
         from .. import names, selectors
 
         data = self.cleaned_data
+        same = data.get("same_as_waiting")
         if data.get("player"):
-            return services.enter_club_player(event, data["player"])
+            return services.enter_club_player(event, data["player"], same_as_waiting=same)
         if not data.get("new") and not data["acc_number"]:
             similar = selectors.find_club_players(event.club, data["name"])
             folded = names.fold(data["name"])
             same = [p for p in similar if names.fold(p.name) == folded]
             if len(same) == 1:  # the name as the club knows it: that player, not a copy
-                return services.enter_club_player(event, same[0])
+                return services.enter_club_player(
+                    event, same[0], same_as_waiting=data.get("same_as_waiting")
+                )
             if similar:
                 self.candidates = similar
                 raise ServiceError(
@@ -69,6 +86,7 @@ class RegisterForm(ServiceForm):
             name=data["name"],
             acc_number=data["acc_number"],
             status=data["status"],
+            same_as_waiting=data.get("same_as_waiting"),
         )
 
     def save(self, event: Event):

@@ -11,6 +11,7 @@ from .. import services
 from ..error_codes import TournamentsError
 from ..models import Event
 from .base import ServiceForm
+from .entries import same_as_waiting_field
 
 
 class TeamForm(ServiceForm):
@@ -23,6 +24,7 @@ class TeamForm(ServiceForm):
     new = forms.BooleanField(
         label=_("Add as new players, even where the club has a similar name"), required=False
     )
+    same_as_waiting = same_as_waiting_field()
 
     def _register(self, event: Event):
         from .. import names, selectors
@@ -43,7 +45,12 @@ class TeamForm(ServiceForm):
                         % {"names": ", ".join(p.name for p in similar[:4])},
                         field=field,
                     )
-        return services.register_team(event, name=data["name"], partner_name=data["partner"])
+        return services.register_team(
+            event,
+            name=data["name"],
+            partner_name=data["partner"],
+            same_as_waiting=data.get("same_as_waiting"),
+        )
 
     def save(self, event: Event):
         """Enter the team; None with the refusal beside its field."""

@@ -31,10 +31,19 @@ from .results import record_result
 
 @transaction.atomic
 def enter_player(
-    event: Event, player: Player, *, checked_in: bool = False, partner: Player | None = None
+    event: Event,
+    player: Player,
+    *,
+    checked_in: bool = False,
+    partner: Player | None = None,
+    same_as_waiting: bool | None = None,
 ) -> Entry:
     """Enter ``player`` in ``event`` (a late entry joins at the next game drawn); with
-    ``partner``, the two as one team, in a kind played by teams of two."""
+    ``partner``, the two as one team, in a kind played by teams of two.
+
+    When the player waits on the online list, the TD says whether the person entered is the
+    one who registered (``same_as_waiting``): a registration's link acts only for an entry it
+    made or one the TD vouched was theirs, never for someone who gave the same name."""
     event = locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError(
@@ -53,7 +62,7 @@ def enter_player(
     # One who waits on the online list and is entered by the TD leaves the list.
     from .registration import seat_from_waiting_list  # registration enters through here
 
-    seat_from_waiting_list(event, entry)
+    seat_from_waiting_list(event, entry, same_as_waiting)
     return entry
 
 
@@ -107,10 +116,11 @@ def register_player(
     acc_number: str = "",
     status: str = Player.Status.MEMBER,
     checked_in: bool = True,
+    same_as_waiting: bool | None = None,
 ) -> Entry:
     """Find or create a player by ACC number (else by name in the club) and enter them."""
     player = find_or_make_player(event, name=name, acc_number=acc_number, status=status)
-    return enter_player(event, player, checked_in=checked_in)
+    return enter_player(event, player, checked_in=checked_in, same_as_waiting=same_as_waiting)
 
 
 def find_or_make_player(
@@ -322,7 +332,13 @@ def remove_forbidden_pair(event: Event, pair_id: int) -> None:
 
 
 @transaction.atomic
-def enter_club_player(event: Event, player: Player | int, *, checked_in: bool = True) -> Entry:
+def enter_club_player(
+    event: Event,
+    player: Player | int,
+    *,
+    checked_in: bool = True,
+    same_as_waiting: bool | None = None,
+) -> Entry:
     """Enter one of the club's existing players (picked from the search), checked in."""
     pk = player.pk if isinstance(player, Player) else player
     found = selectors.club_players(event.club).filter(pk=pk).first()
@@ -330,7 +346,7 @@ def enter_club_player(event: Event, player: Player | int, *, checked_in: bool = 
         raise ServiceError(
             TournamentsError.UNKNOWN_PLAYER, _("Choose one of the club's players."), field="name"
         )
-    return enter_player(event, found, checked_in=checked_in)
+    return enter_player(event, found, checked_in=checked_in, same_as_waiting=same_as_waiting)
 
 
 @transaction.atomic

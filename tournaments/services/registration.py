@@ -194,25 +194,52 @@ def _leave_list(place: WaitingPlace) -> None:
     )
 
 
-def seat_from_waiting_list(event: Event, entry: Entry) -> None:
-    """The TD entered someone who waits (at the door, past the cap): their registration
-    holds the new entry, they leave the list (those behind move up) and their page says
-    they are in. In the caller's transaction (``enter_player``'s), the event locked."""
+def seat_from_waiting_list(event: Event, entry: Entry, same: bool | None) -> None:
+    """The TD entered someone who waits on the online list (at the door, past the cap). In
+    the caller's transaction (``enter_player``'s), the event locked.
+
+    Whoever gave that name online may not be the person the TD entered, so the TD says
+    (``same``): the same person, and the registration holds the new entry (its link says
+    they are in; they leave the list, those behind move up); someone else, and the
+    registration is set aside, holding nothing (its link can neither withdraw nor check in
+    the TD's entry). Not said: refused, asking."""
     team = [entry.player_id] + ([entry.partner_id] if entry.partner_id else [])
-    places = WaitingPlace.objects.select_related("registration__player").filter(
-        Q(registration__player_id__in=team) | Q(registration__partner_id__in=team), event=event
+    places = list(
+        WaitingPlace.objects.select_related("registration__player", "registration__partner")
+        .filter(Q(registration__player_id__in=team) | Q(registration__partner_id__in=team))
+        .filter(event=event)
+        .order_by("position")
     )
-    for place in places.order_by("position"):
+    if places and same is None:
+        raise ServiceError(
+            TournamentsError.WAITING_REGISTRATION,
+            _(
+                "%(name)s is on the waiting list from an online registration. Is the person "
+                "you enter the one who registered? Say so, or say it is someone else."
+            )
+            % {"name": places[0].registration.name},
+            field="same_as_waiting",
+        )
+    for place in places:
         registration = place.registration
-        if not Registration.objects.filter(entry=entry).exists():
-            registration.entry = entry
-        # Not "moved up": no place came free, the TD let them in (their page says they are).
-        registration.save(update_fields=["entry"])
         place.refresh_from_db(fields=["position"])  # a place left before moved it up
         _leave_list(place)
+        if same and not Registration.objects.filter(entry=entry).exists():
+            registration.entry = entry
+            registration.save(update_fields=["entry"])
+            # Not "moved up": no place came free, the TD let them in (their page says so).
+            _audit(
+                event,
+                "entered_from_waiting_list",
+                {"player": registration.name},
+                actor="tournament director",
+            )
+            continue
+        registration.left_at = timezone.now()
+        registration.save(update_fields=["left_at"])
         _audit(
             event,
-            "entered_from_waiting_list",
+            "registration_set_aside",
             {"player": registration.name},
             actor="tournament director",
         )
@@ -234,9 +261,19 @@ def fill_from_waiting_list(event: Event) -> list[Registration]:
         registration = place.registration
         _leave_list(place)  # first: the entry below must not find them waiting
         entry = Entry.objects.filter(event=event, player=registration.player).first()
+        if entry is not None and entry.pk != registration.entry_id:
+            # Someone the TD entered under that name: not this registration's to take.
+            registration.left_at = timezone.now()
+            registration.save(update_fields=["left_at"])
+            _audit(
+                event, "registration_set_aside", {"player": registration.name}, actor="waiting list"
+            )
+            continue
         if entry is None:
-            entry = enter_player(event, registration.player, partner=registration.partner)
-        elif entry.withdrawn:  # entered by the TD and withdrawn meanwhile: in again
+            entry = enter_player(
+                event, registration.player, partner=registration.partner, same_as_waiting=True
+            )
+        elif entry.withdrawn:  # its own entry, withdrawn meanwhile: in again
             entry.withdrawn = False
             entry.save(update_fields=["withdrawn"])
         registration.entry = entry

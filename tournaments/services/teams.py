@@ -31,6 +31,7 @@ def register_team(
     player: int | None = None,
     partner: int | None = None,
     checked_in: bool = True,
+    same_as_waiting: bool | None = None,
 ) -> Entry:
     """Enter two players as one team: each a club player by id, else found by name among the
     club's players, else added. Refused (``services.entries.check_team``) where the kind is
@@ -44,4 +45,6 @@ def register_team(
         except ServiceError as exc:  # the partner's name, said beside the partner's field
             exc.field = "partner"
             raise
-    return enter_player(event, first, checked_in=checked_in, partner=second)
+    return enter_player(
+        event, first, checked_in=checked_in, partner=second, same_as_waiting=same_as_waiting
+    )
