@@ -30,3 +30,34 @@ def test_every_model_is_in_the_admin_and_its_pages_open(client):
         first = model.objects.first()
         if first is not None:
             assert client.get(f"{url}{first.pk}/change/").status_code == 200, url
+
+
+def test_results_entries_and_money_are_read_only_in_the_admin(client):
+    """Issue 34, item 3: ``loser_score=3`` posted to a result's change form saved with no
+    audit row and left margin and skunk inconsistent; results, entries, payments and ledgers
+    change only through the services now."""
+    from tournaments.models import AuditEntry, GameResult
+
+    event = event_with_field(4)
+    round_ = services.draw_next_game(event)
+    table = round_.tables.order_by("number").first()
+    services.record_result(event, table=table, winner=table.seat_a, loser_score=90)
+    result = GameResult.objects.get(table=table)
+    user = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client.force_login(user)
+    url = f"/admin/tournaments/gameresult/{result.pk}/change/"
+    page = client.get(url).content.decode()
+    assert 'name="loser_score"' not in page  # shown, not a field to change
+    posted = client.post(url, {"loser_score": "3", "winner": result.winner_id})
+    assert posted.status_code == 403
+    result.refresh_from_db()
+    assert result.loser_score == 90
+    assert AuditEntry.objects.filter(event=event).count() == 1
+    entry = event.entries.first()
+    assert client.post(f"/admin/tournaments/entry/{entry.pk}/change/", {}).status_code == 403
+    assert (
+        client.post(
+            f"/admin/tournaments/gameresult/{result.pk}/delete/", {"post": "yes"}
+        ).status_code
+        == 403
+    )

@@ -43,9 +43,16 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 class EntryInline(admin.TabularInline):
+    """The event's entries, to read (they change through the services, audited)."""
+
     model = Entry
     extra = 0
-    autocomplete_fields = ["player"]
+    fields = ["player", "partner", "checked_in", "withdrawn"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Membership)
@@ -67,10 +74,22 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
+    """Entries are shown, never changed here: a check-in, a withdrawal or an entry goes
+    through the services, which audit who did it (and move the waiting list)."""
+
     list_display = ["player", "event", "checked_in", "withdrawn"]
     list_filter = ["checked_in", "withdrawn", "event"]
     search_fields = ["player__name"]
     list_select_related = ["player", "event"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class TableInline(admin.TabularInline):
@@ -94,8 +113,20 @@ class TableAdmin(admin.ModelAdmin):
 
 
 class ResultChangesAnnounced(admin.ModelAdmin):
-    """A result changed or deleted here is announced as the services announce theirs (the
-    event's results version bumped): the standings and the club's ratings follow it."""
+    """Results are shown here, never changed, added or deleted: a change of a result goes
+    through the one result service, which checks the winner is seated at the table, derives
+    the points, margin and skunk, and audits it with a reason (the TD's pages and the API).
+    Should a change ever come through here, it is announced as the services announce theirs
+    (the event's results version bumped)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
     @staticmethod
     def event_of(obj) -> int:
@@ -136,10 +167,6 @@ class GameResultAdmin(ResultChangesAnnounced):
     @staticmethod
     def event_of(obj) -> int:
         return obj.table.round.event_id
-
-    def has_add_permission(self, request):
-        # Results go through the TD page or the API, which derive the points and spread.
-        return False
 
 
 @admin.register(ForbiddenPair)
@@ -187,10 +214,6 @@ class PlayoffGameAdmin(ResultChangesAnnounced):
     @staticmethod
     def event_of(obj) -> int:
         return obj.match.bracket.event_id
-
-    def has_add_permission(self, request):
-        # Games go through the TD's playoff page, which advances the bracket.
-        return False
 
 
 class StoppaSeatInline(admin.TabularInline):
