@@ -95,6 +95,9 @@ class PaymentOutput(serializers.Serializer):
     player = serializers.CharField()
     status = serializers.ChoiceField(choices=Payment.Status.choices)
     amount = _amount()
+    reason = serializers.CharField(
+        allow_blank=True, help_text="Why the amount is not the fee (empty when it is)."
+    )
     owing = serializers.IntegerField(help_text="How many entries of the event still owe.")
 
 

@@ -33,6 +33,7 @@ class TreasuryError(ErrorCode):
     PERCENTS_RISING = "percents_rising"
     PERCENT_NOT_A_NUMBER = "percent_not_a_number"
     PERCENT_NOT_POSITIVE = "percent_not_positive"
+    POOL_RETIRED = "pool_retired"
     REASON_NEEDED = "reason_needed"
     ROWS_OUT_OF_ORDER = "rows_out_of_order"
     ROW_PAYS_TOO_MANY = "row_pays_too_many"

@@ -157,10 +157,19 @@ def set_event_fees(
     fees.entry_fee = fee
     fees.save(update_fields=["entry_fee"])
     if pools is not None:
-        wanted = {_pool(event.club, int(pk)).pk: as_money(f, "pools") for pk, f in pools.items()}
         current = {
             p.pool_id: p for p in EventPool.objects.filter(event=event).select_related("pool")
         }
+        wanted: dict[int, Decimal] = {}
+        for pk, pool_fee in pools.items():
+            pool = _pool(event.club, int(pk))
+            if not pool.active and pool.pk not in current:  # retired: no new night runs it
+                raise ServiceError(
+                    TreasuryError.POOL_RETIRED,
+                    _("%(pool)s is retired.") % {"pool": pool.name},
+                    field="pools",
+                )
+            wanted[pool.pk] = as_money(pool_fee, "pools")
         old["pools"] = {p.pool.name: str(p.fee) for p in current.values()}
         EventPool.objects.filter(event=event).exclude(pool_id__in=wanted).delete()
         for pk, pool_fee in wanted.items():

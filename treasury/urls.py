@@ -1,43 +1,45 @@
 from django.urls import path
 
-from . import views
+from . import views, views_club
 
 E = "td/events/<int:event_id>/money/"
 
 urlpatterns = [
-    path("td/money/", views.money_home, name="money-home"),
-    path("td/clubs/<int:club_id>/money/", views.club_money, name="club-money"),
-    path("td/clubs/<int:club_id>/money/pools/", views.club_pool_new, name="club-pool-new"),
+    path("td/money/", views_club.money_home, name="money-home"),
+    path("td/clubs/<int:club_id>/money/", views_club.club_money, name="club-money"),
+    path("td/clubs/<int:club_id>/money/pools/", views_club.club_pool_new, name="club-pool-new"),
     path(
         "td/clubs/<int:club_id>/money/pools/<int:pool_id>/active/",
-        views.club_pool_active,
+        views_club.club_pool_active,
         name="club-pool-active",
     ),
     path(
         "td/clubs/<int:club_id>/money/treasurers/",
-        views.club_treasurer,
+        views_club.club_treasurer,
         name="club-treasurer",
     ),
     path(
         "td/clubs/<int:club_id>/money/payout-table/",
-        views.club_payout_table,
+        views_club.club_payout_table,
         name="club-payout-table",
     ),
     path(
         "td/clubs/<int:club_id>/money/treasurers/new/",
-        views.club_treasurer_new,
+        views_club.club_treasurer_new,
         name="club-treasurer-new",
     ),
-    path("td/clubs/<int:club_id>/money/season/", views.season_page, name="money-season"),
-    path("td/clubs/<int:club_id>/money/season/new/", views.season_new, name="money-season-new"),
+    path("td/clubs/<int:club_id>/money/season/", views_club.season_page, name="money-season"),
+    path(
+        "td/clubs/<int:club_id>/money/season/new/", views_club.season_new, name="money-season-new"
+    ),
     path(
         "td/clubs/<int:club_id>/money/season/<int:season_id>.csv",
-        views.season_csv,
+        views_club.season_csv,
         name="money-season-csv",
     ),
     path(
         "td/clubs/<int:club_id>/money/season/<int:season_id>.pdf",
-        views.season_pdf,
+        views_club.season_pdf,
         name="money-season-pdf",
     ),
     path(E, views.money_desk, name="money-desk"),

@@ -74,6 +74,7 @@ def test_a_payment_is_patched_one_entry_at_a_time(td, event):
         "player": entry.player.name,
         "status": "paid",
         "amount": "5.00",
+        "reason": "",
         "owing": 7,
     }
     assert Payment.objects.get(entry=entry).status == "paid"
