@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from core.devices import device_of, remember_device
 from core.errors import ServiceError
 from core.middleware import retry_safe_when
 from scoring.cut_needs import describe_need, need_of
@@ -74,12 +75,14 @@ def _im_here(request: HttpRequest, key: str, entry) -> HttpResponse:
     """ "I'm here": the player checks themselves in from their own link (issue 28), through
     the tournaments' check-in service (audited); refused once the first game is drawn."""
     try:
-        tournament_door.self_check_in(entry, how=Entry.CheckIn.LINK)
+        tournament_door.self_check_in(
+            entry, how=Entry.CheckIn.LINK, device=device_of(request).label
+        )
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("You are checked in. Good luck!"))
-    return redirect("player-page", key=key)
+    return remember_device(request, redirect("player-page", key=key))
 
 
 def _player_language(request: HttpRequest, entry) -> None:

@@ -12,13 +12,14 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core import cache
+from core.devices import Device, device_of, remember_device
 from core.errors import ServiceError
 from core.throttles import client_address
 
@@ -32,12 +33,9 @@ from .forms.door import (
 from .models import Entry, Event, EventTemplate, Registration
 from .services import door, registration, templates
 
-# The session's key of the entries a phone checked in at the door, per event.
-DOOR_SESSION = "door-checked-in-%s"
-# A flood of registrations from one address, or of check-ins from one phone, is stopped (a
-# club's players share the hall's Wi-Fi: the door counts per phone, not per address).
+# A flood of registrations from one address is stopped (the door's check-ins have their own
+# limits, per device and per address: ``services.door.check_in_allowed``).
 REGISTRATIONS_PER_ADDRESS = 20
-CHECK_INS_PER_PHONE = 8
 WINDOW_SECONDS = 600
 
 
@@ -205,12 +203,13 @@ def registration_page(request: HttpRequest, key: str) -> HttpResponse:
             registration.withdraw_registration(found)
             messages.success(request, _("Your place is given up. Thank you for telling us."))
         elif action == "here" and found.entry is not None:  # "I'm here", as on the link
-            door.self_check_in(found.entry, how=Entry.CheckIn.LINK)
+            device = device_of(request).label
+            door.self_check_in(found.entry, how=Entry.CheckIn.LINK, device=device)
             messages.success(request, _("You are checked in. Good luck!"))
     except ServiceError as exc:
         messages.error(request, exc.message)
     if action:
-        return redirect("registration-page", key=key)
+        return remember_device(request, redirect("registration-page", key=key))
     State = Registration.State
     state, position = registration.registration_state(found)
     entry = found.entry
@@ -237,41 +236,49 @@ def _door_event(event_id: int, token: str) -> Event:
 
 @never_cache
 def event_door(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
-    """The door QR's page: find your name (accents aside) and check in. A phone that checks
-    in a second player is named in the audit log beside them."""
+    """The door QR's page: find your name (accents aside) and check in. The phone gets a
+    device cookie (``core.devices``): check-ins are counted per device and per address, and
+    each names its device in the audit log."""
     event = _door_event(event_id, token)
-    seen_key = DOOR_SESSION % event.pk
+    device = device_of(request)
     if request.method == "POST":
-        raw = request.POST.get("entry", "").strip()
-        if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
-            # A hand-made post (entry=abc, 1.5, 1e999): a page that says so, never a 500.
-            messages.error(request, _("Find your name below and press it to check in."))
-            return _door_page(request, event, token, status=400)
-        entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=int(raw))
-        if not request.session.session_key:
-            request.session.save()  # the phone's own counter needs its session
-        if _over(f"door:check-in:{event.pk}:{request.session.session_key}", CHECK_INS_PER_PHONE):
-            messages.error(request, _slow_down())
-            return redirect("event-door", event_id=event.pk, token=token)
-        earlier = [pk for pk in request.session.get(seen_key, []) if pk != entry.pk]
-        by = Entry.objects.select_related("player").filter(pk__in=earlier[:1]).first()
-        try:
-            door.self_check_in(entry, how=Entry.CheckIn.DOOR, by=by)
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-            return redirect("event-door", event_id=event.pk, token=token)
-        request.session[seen_key] = list({*request.session.get(seen_key, []), entry.pk})
-        messages.success(
-            request, _("Welcome, %(name)s: you are checked in.") % {"name": entry.name}
+        response = _door_check_in(request, event, token, device)
+    else:
+        response = _door_page(request, event, token)
+    return remember_device(request, response)
+
+
+def _door_check_in(request: HttpRequest, event: Event, token: str, device: Device) -> HttpResponse:
+    """The door's POST: the entry's token (never its id), within the device's and the
+    address's limits (429, nothing written, past either)."""
+    raw = request.POST.get("entry", "").strip()
+    if not door.is_entry_token(raw):
+        # A plain id, or a hand-made post (entry=abc, 1.5, 1e999): a page that says so.
+        messages.error(request, _("Find your name below and press it to check in."))
+        return _door_page(request, event, token, status=400)
+    if not door.check_in_allowed(event, device=device.label, address=client_address(request)):
+        messages.error(
+            request, _("Too many check-ins from here: please see the tournament director.")
         )
+        return _door_page(request, event, token, status=429)
+    entry = door.entry_for_token(event, raw)
+    if entry is None:  # another event's, or of a door QR since rotated
+        messages.error(request, _("Find your name below and press it to check in."))
+        return _door_page(request, event, token, status=400)
+    try:
+        door.self_check_in(entry, how=Entry.CheckIn.DOOR, device=device.label)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
         return redirect("event-door", event_id=event.pk, token=token)
-    return _door_page(request, event, token)
+    messages.success(request, _("Welcome, %(name)s: you are checked in.") % {"name": entry.name})
+    return redirect("event-door", event_id=event.pk, token=token)
 
 
 def _door_page(
     request: HttpRequest, event: Event, token: str, *, status: int = 200
 ) -> HttpResponse:
     query = request.GET.get("q", "")[:120]
+    found = door.door_candidates(event, query) if query else []
     return render(
         request,
         "tournaments/event_door.html",
@@ -279,7 +286,7 @@ def _door_page(
             "event": event,
             "token": token,
             "query": query,
-            "found": door.door_candidates(event, query) if query else [],
+            "found": [(entry, door.entry_token(event, entry.pk)) for entry in found],
             "refusal": door.door_refusal(event),
         },
         status=status,

@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from results import services as result_services
 from tests.factories import EventFactory, UserFactory, event_with_field
 from tournaments import services
 from tournaments.models import Entry, Event, EventTemplate, Registration
-from tournaments.services import registration
+from tournaments.services import door, registration
 
 pytestmark = pytest.mark.django_db
 
@@ -79,8 +80,10 @@ def test_the_door_page_finds_a_name_and_checks_in(client, td_client, td_user):
     assert "Check in Jürgen Weiß" in page and "Ann Whitfield" not in page
     jurgen = event.entries.get(player__name="Jürgen Weiß")
     ann = event.entries.get(player__name="Ann Whitfield")
-    client.post(door_url, {"entry": jurgen.pk})
-    client.post(door_url, {"entry": ann.pk})  # the same phone checks in someone else
+    assert f'value="{door.entry_token(event, jurgen.pk)}"' in page
+    client.post(door_url, {"entry": door.entry_token(event, jurgen.pk)})
+    # The same phone checks in someone else.
+    client.post(door_url, {"entry": door.entry_token(event, ann.pk)})
     assert set(event.entries.filter(checked_in=True).values_list("pk", flat=True)) == {
         jurgen.pk,
         ann.pk,
@@ -160,6 +163,7 @@ def test_im_here_on_the_registration_page(client, open_event):
     url = reverse("registration-page", args=[made.key])
     assert 'id="im-here"' in client.get(url).content.decode()
     client.post(url, {"action": "here"})
+    assert len(open_event.audit.get(action="self_check_in").new["device"]) == 8
     made.entry.refresh_from_db()
     assert made.entry.checked_in and made.entry.checked_in_how == Entry.CheckIn.LINK
     page = client.get(url).content.decode()
@@ -275,3 +279,130 @@ def test_the_td_is_asked_whether_a_waiting_name_is_the_same_person(client, td_cl
     entry = open_event.entries.get(player__name="Niccolò Bianchi")
     assert waiting.entry is None
     assert not Registration.objects.filter(entry=entry).exists()
+
+
+# --- Issue 34, item 7: one phone checked in the whole field ------------------------------------
+
+
+def _door_field(n: int):
+    """An event of ``n`` entrants, none checked in, and its door's URL."""
+    event = event_with_field(n)
+    Entry.objects.filter(event=event).update(checked_in=False)
+    return event, reverse("event-door", args=[event.pk, event.door_token])
+
+
+def _checked_in_at_door(event) -> int:
+    return event.entries.filter(checked_in=True, checked_in_how=Entry.CheckIn.DOOR).count()
+
+
+def test_dropping_the_session_cookie_cannot_pass_the_device_limit(client):
+    """The issue's way round: the session cookie dropped before each post. The device cookie
+    kept, the phone is still one device: past CHECK_INS_PER_PHONE, a 429 that says to see
+    the TD, and nothing written."""
+    event, url = _door_field(door.CHECK_INS_PER_PHONE + 4)
+    entries = list(event.entries.order_by("pk"))
+    codes = []
+    for entry in entries:
+        client.cookies.pop("sessionid", None)
+        response = client.post(url, {"entry": door.entry_token(event, entry.pk)})
+        codes.append(response.status_code)
+    assert codes[: door.CHECK_INS_PER_PHONE] == [302] * door.CHECK_INS_PER_PHONE
+    assert set(codes[door.CHECK_INS_PER_PHONE :]) == {429}
+    assert "please see the tournament director" in response.content.decode()
+    assert _checked_in_at_door(event) == door.CHECK_INS_PER_PHONE
+    devices = {row.new["device"] for row in door.self_check_ins(event)}
+    assert len(devices) == 1
+
+
+def test_dropping_both_cookies_is_still_capped_per_address(client, settings):
+    """Every post a new device (no cookie at all): the address's limit stops the flood;
+    behind the load balancer (NUM_PROXIES=1) by the address it reports, so another phone in
+    the hall still checks in."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    event, url = _door_field(door.CHECK_INS_PER_ADDRESS + 3)
+    entries = list(event.entries.order_by("pk"))
+    codes = []
+    for entry in entries[:-1]:
+        client.cookies.clear()
+        response = client.post(
+            url,
+            {"entry": door.entry_token(event, entry.pk)},
+            REMOTE_ADDR="10.0.0.1",  # the load balancer
+            HTTP_X_FORWARDED_FOR="198.51.100.7",
+        )
+        assert "pegboard_device" in response.cookies  # a new device each time
+        codes.append(response.status_code)
+    assert codes[: door.CHECK_INS_PER_ADDRESS] == [302] * door.CHECK_INS_PER_ADDRESS
+    assert set(codes[door.CHECK_INS_PER_ADDRESS :]) == {429}
+    assert _checked_in_at_door(event) == door.CHECK_INS_PER_ADDRESS
+    client.cookies.clear()
+    other = client.post(
+        url,
+        {"entry": door.entry_token(event, entries[-1].pk)},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_X_FORWARDED_FOR="203.0.113.9",
+    )
+    assert other.status_code == 302
+    assert _checked_in_at_door(event) == door.CHECK_INS_PER_ADDRESS + 1
+
+
+def test_the_door_takes_no_entry_id_and_no_other_events_token(client):
+    """The door page shows no entry id; a sequential id posted by hand is a 400 page, and so
+    is a token of another event's entry (or of a door QR since rotated). Nothing written."""
+    event, url = _door_field(2)
+    entry = event.entries.order_by("pk").first()
+    page = client.get(url, {"q": entry.player.name}).content.decode()
+    assert f'value="{entry.pk}"' not in page
+    assert f'value="{door.entry_token(event, entry.pk)}"' in page
+    by_id = client.post(url, {"entry": str(entry.pk)})
+    assert by_id.status_code == 400
+    assert "Find your name below and press it to check in." in by_id.content.decode()
+    other, _url = _door_field(2)
+    stranger = other.entries.order_by("pk").first()
+    assert client.post(url, {"entry": door.entry_token(other, stranger.pk)}).status_code == 400
+    # A token of this event's entry but for another event's door is no good either.
+    assert client.post(url, {"entry": door.entry_token(other, entry.pk)}).status_code == 400
+    old = door.entry_token(event, entry.pk)
+    event = door.set_door(event, rotate=True)
+    new_url = reverse("event-door", args=[event.pk, event.door_token])
+    assert client.post(new_url, {"entry": old}).status_code == 400
+    assert not Entry.objects.filter(checked_in=True).exists()
+
+
+def test_every_self_check_in_names_its_device(td_user):
+    """At the door and by the private link: each audit row names a device; one device
+    checking in a second player is named by the first, whatever its session; the TD's door
+    page (and the API) lists the device."""
+    event, url = _door_field(3)
+    event.club.directors.add(td_user)
+    client, td_client = Client(), Client()
+    td_client.force_login(td_user)
+    ann, bob, carl = event.entries.select_related("player").order_by("pk")
+    client.post(url, {"entry": door.entry_token(event, ann.pk)})
+    client.cookies.pop("sessionid", None)
+    client.post(url, {"entry": door.entry_token(event, bob.pk)})
+    phone = Client()
+    key = result_services.key_for(carl).key
+    assert phone.post(reverse("player-page", args=[key]), {"action": "here"}).status_code == 302
+    rows = list(reversed(door.self_check_ins(event)))
+    assert [row.new["player"] for row in rows] == [ann.name, bob.name, carl.name]
+    assert all(len(row.new["device"]) == 8 for row in rows)
+    assert rows[0].new["device"] == rows[1].new["device"] != rows[2].new["device"]
+    assert rows[1].new["by"] == ann.name and "by" not in rows[0].new and "by" not in rows[2].new
+    td = td_client.get(reverse("td-door", args=[event.pk])).content.decode()
+    assert f"phone {rows[0].new['device']}" in td and f"phone {rows[2].new['device']}" in td
+    assert f"Checked in from the phone that checked in {ann.name}." in td
+    api = td_client.get(f"/api/v1/events/{event.pk}/self-check-in/").json()
+    assert sorted(row["device"] for row in api["check_ins"]) == sorted(
+        row.new["device"] for row in rows
+    )
+
+
+def test_the_device_cookie_is_signed_long_lived_and_http_only(client):
+    """The door page gives a phone its device cookie; a forged (unsigned) one is replaced."""
+    event, url = _door_field(1)
+    morsel = client.get(url).cookies["pegboard_device"]
+    assert morsel["httponly"] and morsel["samesite"] == "Lax" and int(morsel["max-age"]) > 86400
+    assert "pegboard_device" not in client.get(url).cookies  # kept: not set again
+    client.cookies["pegboard_device"] = "a" * 30
+    assert "pegboard_device" in client.get(url).cookies

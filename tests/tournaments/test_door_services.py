@@ -129,6 +129,34 @@ def test_self_check_in_by_link_and_at_the_door_is_audited():
     assert _codes(lambda: door.self_check_in(carl, how=Entry.CheckIn.LINK)) == "door_closed"
 
 
+def test_a_device_that_checks_in_a_second_player_is_named_from_the_log():
+    """Issue 34, item 7: the device's label is in every self check-in's audit row, and the
+    first player a device checked in is named beside the next ones (no session needed)."""
+    event = event_with_field(3)
+    Entry.objects.filter(event=event).update(checked_in=False)
+    ann, bob, carl = event.entries.select_related("player").order_by("pk")
+    door.self_check_in(ann, how=Entry.CheckIn.DOOR, device="aaaa1111")
+    door.self_check_in(bob, how=Entry.CheckIn.DOOR, device="aaaa1111")
+    door.self_check_in(carl, how=Entry.CheckIn.LINK, device="bbbb2222")
+    ann_row, bob_row, carl_row = reversed(door.self_check_ins(event))
+    assert (ann_row.new["device"], bob_row.new["device"]) == ("aaaa1111", "aaaa1111")
+    assert "by" not in ann_row.new and bob_row.new["by"] == ann.player.name
+    assert bob_row.actor == ann.player.name and ann.player.name in bob_row.reason
+    assert carl_row.new == {"player": carl.name, "how": "link", "device": "bbbb2222"}
+
+
+def test_entry_tokens_name_an_entry_of_one_event_and_one_door_qr():
+    event, other = event_with_field(2), event_with_field(2)
+    entry = event.entries.order_by("pk").first()
+    token = door.entry_token(event, entry.pk)
+    assert door.is_entry_token(token) and not token.isdigit()
+    assert door.entry_for_token(event, token) == entry
+    assert door.entry_for_token(other, token) is None
+    assert door.entry_for_token(event, str(entry.pk)) is None
+    event = door.set_door(event, rotate=True)
+    assert door.entry_for_token(event, token) is None
+
+
 def test_rotating_the_door_token_and_the_door_search():
     event = EventFactory()
     for name in NAMES[:4]:

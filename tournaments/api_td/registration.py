@@ -119,7 +119,10 @@ class CheckInRowSerializer(serializers.Serializer):
     player = serializers.CharField()
     how = serializers.ChoiceField(choices=["link", "door"])
     by = serializers.CharField(
-        allow_blank=True, help_text="At the door: the player this phone checked in before."
+        allow_blank=True, help_text="The player this phone checked in first, when another."
+    )
+    device = serializers.CharField(
+        allow_blank=True, help_text="The phone's label (a hash of its device cookie)."
     )
     at = serializers.DateTimeField()
 
@@ -154,6 +157,7 @@ def _self_check_in(request: Request, event: Event) -> Response:
                         "player": (row.new or {}).get("player", ""),
                         "how": (row.new or {}).get("how", "door"),
                         "by": (row.new or {}).get("by", ""),
+                        "device": (row.new or {}).get("device", ""),
                         "at": row.at,
                     }
                     for row in door.self_check_ins(event)
