@@ -35,8 +35,11 @@ class Device:
         return hashlib.sha256(self.id.encode()).hexdigest()[:LABEL_LENGTH]
 
 
-def _valid(value: object) -> bool:
-    return isinstance(value, str) and 20 <= len(value) <= 64 and value.isascii()
+def _valid(value: str | None) -> str | None:
+    """The cookie's id when it has an id's shape, else None."""
+    if isinstance(value, str) and 20 <= len(value) <= 64 and value.isascii():
+        return value
+    return None
 
 
 def device_of(request: HttpRequest) -> Device:
@@ -45,8 +48,8 @@ def device_of(request: HttpRequest) -> Device:
     known = getattr(request, "_pegboard_device", None)
     if isinstance(known, Device):
         return known
-    value = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_SALT)
-    device = Device(value) if _valid(value) else Device(secrets.token_urlsafe(24), new=True)
+    value = _valid(request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_SALT))
+    device = Device(value) if value else Device(secrets.token_urlsafe(24), new=True)
     request._pegboard_device = device  # type: ignore[attr-defined]
     return device
 
