@@ -130,6 +130,8 @@ def test_im_here_on_the_link_and_the_door_qr(open_page: Callable[[], Page], chec
     td.goto(f"/td/events/{event.pk}/door/")
     expect(td.locator("#check-ins")).to_contain_text("Jürgen Weiß")
     expect(td.locator("#check-ins")).to_contain_text("Zoë Lindqvist")
+    # Each names its phone (issue 34, item 7): Zoë's and Jürgen's, two devices.
+    expect(td.locator("#check-ins .check-in-device")).to_have_count(2)
     checks.a11y(td, "TD door page, who checked in how")
 
 
