@@ -398,7 +398,7 @@ def test_every_self_check_in_names_its_device(td_user):
     )
 
 
-def test_the_device_cookie_is_signed_long_lived_and_http_only(client):
+def test_the_device_cookie_is_signed_long_lived_and_http_only(client, settings):
     """The door page gives a phone its device cookie; a forged (unsigned) one is replaced."""
     event, url = _door_field(1)
     morsel = client.get(url).cookies["pegboard_device"]
@@ -406,3 +406,6 @@ def test_the_device_cookie_is_signed_long_lived_and_http_only(client):
     assert "pegboard_device" not in client.get(url).cookies  # kept: not set again
     client.cookies["pegboard_device"] = "a" * 30
     assert "pegboard_device" in client.get(url).cookies
+    settings.SESSION_COOKIE_SECURE = True  # a site on HTTPS: the cookie is Secure too
+    client.cookies.clear()
+    assert client.get(url).cookies["pegboard_device"]["secure"]
