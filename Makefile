@@ -53,8 +53,11 @@ run: $(STAMP) $(CATALOGUES_MO)
 FAST_TIER := not e2e and not services and not slow
 SLOW_TIER := e2e or services or slow
 # A test run on the real services (DATABASE_URL...) is a deployment's environment to the
-# settings, which then refuse to start without a key (fail closed): the tests bring their own.
-PYTEST     = SECRET_KEY=$${SECRET_KEY:-pegboard-test-run-only-key} $(BIN)/python -m pytest $(PYTEST_ARGS)
+# settings, which then fail closed (no debug, no demo key): the tests ask for the development
+# settings they always ran on (DEBUG=1: static files from the finders, as pytest-django
+# expects) and bring their own key. The deployment tests set their own environment.
+PYTEST     = SECRET_KEY=$${SECRET_KEY:-pegboard-test-run-only-key} DEBUG=$${DEBUG:-1} \
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 NO_TESTS_FAIL = rc=$$?; [ $$rc -ne 5 ] || echo "pytest ran no test: that is a failure." >&2; exit $$rc
 # Both cores for the fast tier when the cache is in-process; on Redis (REDIS_URL) two workers
 # would share one cache and its keys, so the tier runs in one process there. The test database

@@ -514,9 +514,10 @@ def on_event_cloned(sender: Any, *, source_id: int, event_id: int, **kwargs: Any
         EventFees.objects.create(event_id=event_id, entry_fee=fees.entry_fee)
     EventPool.objects.bulk_create(
         EventPool(event_id=event_id, pool_id=pool_id, fee=fee)
-        for pool_id, fee in EventPool.objects.filter(event_id=source_id).values_list(
-            "pool_id", "fee"
-        )
+        for pool_id, fee in EventPool.objects.filter(
+            event_id=source_id,
+            pool__active=True,  # a retired pool runs no new night
+        ).values_list("pool_id", "fee")
     )
 
 
@@ -544,7 +545,9 @@ def on_event_from_template(sender: Any, *, template: Any, event_id: int, **kwarg
         EventFees.objects.create(event_id=event_id, entry_fee=Decimal(money["entry_fee"]))
     pools = dict(money.get("pools") or [])
     existing = set(
-        SidePool.objects.filter(club_id=template.club_id, pk__in=pools).values_list("pk", flat=True)
+        SidePool.objects.filter(club_id=template.club_id, pk__in=pools, active=True).values_list(
+            "pk", flat=True
+        )
     )
     EventPool.objects.bulk_create(
         EventPool(event_id=event_id, pool_id=pk, fee=Decimal(fee))

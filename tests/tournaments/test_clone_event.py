@@ -97,3 +97,13 @@ def test_the_td_api_clones(played, api, td_user):
     assert bad.status_code == 400
     api.force_authenticate(UserFactory())
     assert api.post(url, {"name": "x", "date": "2026-12-03"}, format="json").status_code == 404
+
+
+def test_a_retired_pool_does_not_come_along_to_the_next_night(played):
+    """A pool the club retired runs no new night: neither a clone nor a template brings it."""
+    event, pool = played
+    pool.active = False
+    pool.save(update_fields=["active"])
+    copy = services.clone_event(event, name="After the pool's retirement", date=NEXT)
+    assert EventFees.objects.get(event=copy).entry_fee == Decimal("7.50")
+    assert not EventPool.objects.filter(event=copy).exists()
