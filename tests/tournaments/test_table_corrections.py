@@ -227,3 +227,24 @@ def test_the_three_handed_api_needs_a_reason_to_correct(three):
     made = api.post(url, body | {"reason": "Winner swapped"}, format="json")
     assert made.status_code == 201, made.content
     assert [s["score"] for s in made.json()["seats"]] == [100, 121, 90]
+
+
+# --- A pending player report that prefills the TD's form says so (issue 34, item 1) ------------
+
+
+def test_the_three_handed_page_says_a_players_report_prefilled_the_row(client, three):
+    from results import services as result_services
+
+    event, _table, _seats, td = three
+    open_table = event.rounds.get(number=1).stoppa_tables.get(number=2)
+    a, b, c = open_table.seats.select_related("entry__player").order_by("position")
+    result_services.report_nets(
+        result_services.key_for(a.entry).key,
+        table=open_table.pk,
+        nets={a.entry_id: 121, b.entry_id: 80, c.entry_id: 77},
+    )
+    client.force_login(td)
+    page = client.get(reverse("td-three-game", args=[event.pk, 1])).content.decode()
+    assert f"Prefilled from {a.entry.player.name}'s report: check it before saving." in page
+    assert f"Still waiting for {b.entry.player.name}, {c.entry.player.name} to confirm." in page
+    assert 'value="121"' in page and 'value="77"' in page
