@@ -343,7 +343,7 @@ def _write_nets(
     if seats is None:
         seats = check_nets(row, nets)
     before = {s.entry.player.name: s.net for s in seats} if row.has_result else None
-    after = {s.entry.player.name: int(nets[s.entry_id]) for s in seats}
+    after: dict[str, int | None] = {s.entry.player.name: int(nets[s.entry_id]) for s in seats}
     if before is not None and before == after:
         if row.source == source and list(row.deals or []) == list(deals or []):
             return row  # retyped as saved (a double tap, a check): no change, no audit
