@@ -135,6 +135,24 @@ def test_three_handed_winner_swapped_needs_a_reason(three):
     assert audit.new["nets"][seats[1].entry.player.name] == 121
 
 
+def test_stoppa_deal_records_replacing_saved_nets_need_a_reason(stoppa):
+    from tests.tournaments.test_stoppa_events import session_records
+
+    event, table, seats, td = stoppa
+    records = session_records([s.entry.player.name for s in seats], seed=11)
+    with pytest.raises(ServiceError) as refused:
+        services_stoppa.record_session_deals(event, table=table, deals=records, user=td)
+    assert refused.value.code == "reason_required"
+    assert nets_of(table) == [12, -5, -7]
+    saved = services_stoppa.record_session_deals(
+        event, table=table, deals=records, user=td, reason="The deal sheets came in"
+    )
+    assert saved.source == "deals" and sum(nets_of(table)) == 0
+    audit = AuditEntry.objects.filter(event=event).latest("pk")
+    assert audit.reason == "The deal sheets came in"
+    assert audit.old["nets"][seats[0].entry.player.name] == 12
+
+
 # --- The TD's pages ------------------------------------------------------------------------------
 
 
