@@ -333,9 +333,10 @@ def test_the_td_session_page_offers_the_players_nets_to_save_as_they_are(client,
     url = reverse("td-session", args=[event.pk, 1])
     text = client.get(url).content.decode()
     waiting = f"{seats[1].entry.player.name}, {seats[2].entry.player.name}"
-    assert f"{seats[0].entry.player.name} sent these nets; waiting for {waiting} to confirm" in (
-        text
-    )
+    assert (
+        f"Prefilled from {seats[0].entry.player.name}'s report: check it before saving. "
+        f"Still waiting for {waiting} to confirm."
+    ) in text
     assert f'name="net_{a}"' in text and 'value="9"' in text and 'value="-5"' in text
     saved = client.post(
         url, {"table": table.pk, "kind": "nets", f"net_{a}": 9, f"net_{b}": -4, f"net_{c}": -5}
@@ -344,4 +345,4 @@ def test_the_td_session_page_offers_the_players_nets_to_save_as_they_are(client,
     table.refresh_from_db()
     assert dict(table.seats.values_list("entry_id", "net")) == {a: 9, b: -4, c: -5}
     assert not NetSheet.objects.filter(status=NetSheet.Status.OPEN).exists()
-    assert "sent these nets" not in client.get(url).content.decode()
+    assert "Prefilled from" not in client.get(url).content.decode()

@@ -394,7 +394,10 @@ def test_stoppa_tables_are_rated_incrementally_and_corrected_nets_are_replayed()
     def nets(index: int, values: tuple[int, ...]) -> None:
         table, four = tables[index]
         services_stoppa.record_session_nets(
-            event, table=table, nets={e.pk: v for e, v in zip(four, values, strict=True)}
+            event,
+            table=table,
+            nets={e.pk: v for e, v in zip(four, values, strict=True)},
+            reason="Corrected",
         )
 
     nets(1, (10, -10, 0, 0))  # table 2 first

@@ -56,7 +56,7 @@ LEGS = [
 ]
 
 
-def play(match, players, td, legs=LEGS):
+def play(match, players, td, legs=LEGS, reason=""):
     for number, home, away, winner, loser_score in legs:
         services.record_leg(
             match,
@@ -66,6 +66,7 @@ def play(match, players, td, legs=LEGS):
             winner=winner,
             loser_score=loser_score,
             user=td,
+            reason=reason,
         )
 
 
@@ -172,7 +173,7 @@ def test_a_corrected_leg_keeps_the_old_values_in_the_audit_log():
     league, td, players, (larks, hawks, _abbey) = make_league()
     match = larks_v_hawks(league, larks, hawks)
     play(match, players, td, LEGS[:1])
-    play(match, players, td, [(1, LARKS[0:2], HAWKS[0:2], "away", 95)])
+    play(match, players, td, [(1, LARKS[0:2], HAWKS[0:2], "away", 95)], reason="Wrong winner")
     leg = Leg.objects.get(match=match, number=1)
     assert (leg.winner, leg.loser_score, leg.spread, leg.home_first.name) == (
         "away",
@@ -183,6 +184,7 @@ def test_a_corrected_leg_keeps_the_old_values_in_the_audit_log():
     entry = LeagueAuditEntry.objects.get(league=league, action="leg corrected")
     assert entry.old["winner"] == "home" and entry.new["loser_score"] == 95
     assert entry.new["home"] == ["Zoë Lindqvist", "Niccolò Ferrà"] and entry.actor == "director"
+    assert entry.reason == "Wrong winner"
 
 
 def test_a_player_plays_for_one_team_of_a_league_and_only_the_clubs_players():

@@ -226,7 +226,10 @@ def test_nets_are_recorded_corrected_and_queue_the_standings(
     assert (rows["Ann"].chips, rows["Ann"].rank, rows["Cal"].chips) == (10, 1, -6)
     # A correction (the test's outer transaction keeps the first callback: run the job here).
     services_stoppa.record_session_nets(
-        event, table=table, nets={by_name["Ann"]: 1, by_name["Bea"]: 2, by_name["Cal"]: -3}
+        event,
+        table=table,
+        nets={by_name["Ann"]: 1, by_name["Bea"]: 2, by_name["Cal"]: -3},
+        reason="Keyed at the wrong table",
     )
     recompute_standings(event.pk)
     rows = {s.entry.player.name: s for s in standings_for_event(event.pk)}

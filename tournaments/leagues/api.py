@@ -130,6 +130,14 @@ class LegInput(serializers.Serializer):
     loser_score = serializers.IntegerField(
         min_value=-MAX_SCORE, max_value=MAX_SCORE, help_text="The winner scored the target."
     )
+    reason = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why a recorded leg is changed: needed to change it (code reason_required), "
+        "kept in the league's audit log.",
+    )
 
 
 class TableRowSerializer(serializers.Serializer):

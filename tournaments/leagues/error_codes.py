@@ -29,3 +29,4 @@ class LeagueError(ErrorCode):
     BAD_LOSER_SCORE = "bad_loser_score"
     TEAM_HAS_LEGS = "team_has_legs"
     MATCH_GONE = "match_gone"
+    REASON_REQUIRED = "reason_required"  # a recorded leg changes only with a reason

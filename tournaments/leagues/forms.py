@@ -188,13 +188,21 @@ class LegForm(_LeagueServiceForm):
         max_value=9_999,
         error_messages={"invalid": _("A score is a whole number, e.g. 95.")},
     )
+    reason = forms.CharField(
+        label=_("Reason for the change"),
+        required=False,
+        max_length=300,
+        help_text=_("Needed to change a leg already recorded."),
+    )
 
     def __init__(self, *args, match: LeagueMatch, **kwargs):
         super().__init__(*args, **kwargs)
         self.match = match
         league = match.league
         choice = cast(Callable[[str], forms.ChoiceField], self.fields.__getitem__)
-        choice("number").choices = [
+        # A blank first: once every leg is recorded none is chosen, and the TD picks the one
+        # to correct (an Enter never lands on leg 1 by default).
+        choice("number").choices = [("", "—")] + [
             (n, _("Leg %(n)s · %(kind)s") % {"n": n, "kind": kind.label})
             for n, kind in enumerate(league.legs, start=1)
         ]
@@ -231,6 +239,7 @@ class LegForm(_LeagueServiceForm):
                 winner=data["winner"],
                 loser_score=data["loser_score"],
                 user=user,
+                reason=data.get("reason") or "",
             )
 
         return self.run(record)

@@ -258,6 +258,7 @@ class LeagueAuditEntry(models.Model):
     action = models.CharField(_("action"), max_length=40)
     old = models.JSONField(_("old value"), null=True, blank=True)
     new = models.JSONField(_("new value"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
     at = models.DateTimeField(_("when"), default=timezone.now)
 
     class Meta:

@@ -157,6 +157,16 @@ def match_result(match: LeagueMatch) -> MatchResult:
     return result
 
 
+def next_leg(result: MatchResult, after: int | None = None) -> int | None:
+    """The leg the TD's form offers next: the first not yet recorded after leg ``after`` (the
+    one just saved), else the first not yet recorded before it; None once every leg is."""
+    open_legs = [row.number for row in result.rows if row.leg is None]
+    if not open_legs:
+        return None
+    later = [n for n in open_legs if after is not None and n > after]
+    return (later or open_legs)[0]
+
+
 @dataclass
 class TableRow:
     """One team's line in the league table."""

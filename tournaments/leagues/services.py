@@ -41,8 +41,9 @@ def audit(
     old: Any = None,
     new: Any = None,
     match: LeagueMatch | None = None,
+    reason: str = "",
 ) -> LeagueAuditEntry:
-    """Log one change of ``league`` (who, what, from what to what)."""
+    """Log one change of ``league`` (who, what, from what to what, and why)."""
     return LeagueAuditEntry.objects.create(
         league=league,
         match=match,
@@ -51,6 +52,7 @@ def audit(
         action=action,
         old=old,
         new=new,
+        reason=reason,
     )
 
 
@@ -398,9 +400,13 @@ def record_leg(
     winner: str,
     loser_score: int,
     user: UserLike = None,
+    reason: str = "",
 ) -> Leg:
     """Record (or correct) leg ``number`` of ``match``: who played, who won, the loser's
-    score. The winner scored the league's target; spread and skunk follow from the score."""
+    score. The winner scored the league's target; spread and skunk follow from the score.
+
+    A recorded leg changes only with a ``reason`` (``reason_required``), kept in the audit
+    row with the leg before and after; the same leg typed again changes nothing."""
     locked_league(match.league)  # the league first: the fixtures cannot be drawn meanwhile
     found = (
         LeagueMatch.objects.select_for_update()
@@ -436,6 +442,31 @@ def record_leg(
         raise ServiceError(LeagueError.BAD_LOSER_SCORE, exc.message, field="loser_score") from None
     leg = Leg.objects.filter(match=match, number=number).first()
     old = leg_values(leg)
+    if leg is not None:
+        same = (
+            leg.home_first_id,
+            leg.home_second_id,
+            leg.away_first_id,
+            leg.away_second_id,
+            leg.winner,
+            leg.loser_score,
+        ) == (
+            home[0].pk,
+            home[1].pk if len(home) > 1 else None,
+            away[0].pk,
+            away[1].pk if len(away) > 1 else None,
+            winner,
+            loser_score,
+        )
+        if same:
+            return leg  # typed again as recorded: no change, no audit
+        reason = (reason or "").strip()[:300]
+        if not reason:
+            raise ServiceError(
+                LeagueError.REASON_REQUIRED,
+                _("Leg %(n)s is already recorded: give a reason to change it.") % {"n": number},
+                field="reason",
+            )
     values = {
         "kind": kind,
         "home_first": home[0],
@@ -464,6 +495,7 @@ def record_leg(
         old=old,
         new=leg_values(leg),
         match=match,
+        reason=reason if old else "",
     )
     return leg
 

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -102,18 +103,24 @@ def _match_context(league: League, match: LeagueMatch) -> dict:
 
 @login_required
 def td_league_match(request: HttpRequest, league_id: int, match_id: int) -> HttpResponse:
-    """A match's legs, entered one at a time by keyboard; a leg again corrects it."""
+    """A match's legs, entered one at a time by keyboard; a leg again corrects it, with a
+    reason. After leg N is saved the form offers the next leg not yet recorded (``?after=N``),
+    so an Enter never lands on a saved leg by accident; once every leg is recorded none is
+    chosen, and the TD picks the one to correct."""
     league = selectors.directed_league(request.user, league_id)
     match = selectors.league_match(league, match_id)
     context = _match_context(league, match)
-    next_leg = next((row.number for row in context["result"].rows if row.leg is None), 1)
+    after = request.GET.get("after", "")
+    next_leg = selectors.next_leg(context["result"], int(after) if after.isdigit() else None)
     form = LegForm(request.POST or None, match=match, initial={"number": next_leg})
     if request.method == "POST":
         leg = form.save(user=request.user)
         if leg is not None:
             messages.success(request, _("Leg %(n)s recorded.") % {"n": leg.number})
-            return redirect("td-league-match", league_id=league.pk, match_id=match.pk)
+            page = reverse("td-league-match", args=[league.pk, match.pk])
+            return redirect(f"{page}?after={leg.number}")
     context["form"] = form
+    context["all_recorded"] = next_leg is None
     status = 400 if form.errors else 200
     return render(request, "leagues/td_match.html", context, status=status)
 

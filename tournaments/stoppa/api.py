@@ -87,6 +87,14 @@ class StoppaResultInput(serializers.Serializer):
         help_text="The session's deal records (games/stoppa/README.md), one per deal: one "
         "full rotation, each player dealing once. Verified, then summed.",
     )
+    reason = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why a table's recorded result is changed: needed to change it "
+        "(code reason_required), kept in the audit log.",
+    )
 
     def validate(self, attrs):
         if ("nets" in attrs) == ("deals" in attrs):
@@ -147,7 +155,11 @@ class StoppaResultCreate(_NotFoundFor404, generics.GenericAPIView):
             )
         if "deals" in values:
             saved = services_stoppa.record_session_deals(
-                event, table=table, deals=values["deals"], user=request.user
+                event,
+                table=table,
+                deals=values["deals"],
+                user=request.user,
+                reason=values["reason"],
             )
         else:
             nets: dict[int, int] = {}
@@ -160,7 +172,7 @@ class StoppaResultCreate(_NotFoundFor404, generics.GenericAPIView):
                     )
                 nets[row["entry"]] = row["net"]
             saved = services_stoppa.record_session_nets(
-                event, table=table, nets=nets, user=request.user
+                event, table=table, nets=nets, user=request.user, reason=values["reason"]
             )
         saved = selectors.stoppa_tables(saved.round).select_related("round").get(pk=saved.pk)
         return Response(StoppaTableSerializer(saved).data, status=status.HTTP_201_CREATED)

@@ -16,6 +16,9 @@ class StoppaNetsForm(ServiceForm):
     """
 
     table = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the change"), required=False, max_length=300, strip=True
+    )
 
     def __init__(self, *args, table: StoppaTable | None = None, **kwargs):
         if table is not None:
@@ -60,6 +63,7 @@ class StoppaNetsForm(ServiceForm):
                 nets=self.nets(),
                 session=session,
                 user=user,
+                reason=self.cleaned_data.get("reason") or "",
             )
         )
 
@@ -68,6 +72,9 @@ class StoppaDealsForm(ServiceForm):
     """A Stoppa table's session from its deal records (JSON), each verified before summing."""
 
     table = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the change"), required=False, max_length=300, strip=True
+    )
     deals = forms.CharField(
         label=_("Deal records (JSON list, one record per deal)"),
         widget=forms.Textarea(attrs={"rows": 4, "class": "form-control font-monospace"}),
@@ -98,6 +105,7 @@ class StoppaDealsForm(ServiceForm):
                 deals=self.cleaned_data["deals"],
                 session=session,
                 user=user,
+                reason=self.cleaned_data.get("reason") or "",
             )
         )
 

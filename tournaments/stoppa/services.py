@@ -331,17 +331,37 @@ def _write_nets(
     user: UserLike,
     actor: str | None = None,
     seats: list[StoppaSeat] | None = None,
+    reason: str | None = None,
 ) -> StoppaTable:
     """Write and audit a table's nets (``seats``: the table's seats as ``check_nets``
-    returned them for these very nets in this transaction; checked here otherwise)."""
+    returned them for these very nets in this transaction; checked here otherwise).
+
+    ``reason``: None for the players' own agreed sheet; a TD's entry gives a string, which
+    must not be empty to change nets already recorded (``reason_required``). The same nets
+    (and the same source and deal records) again change nothing and write no audit row.
+    """
     if seats is None:
         seats = check_nets(row, nets)
     before = {s.entry.player.name: s.net for s in seats} if row.has_result else None
+    after: dict[str, int | None] = {s.entry.player.name: int(nets[s.entry_id]) for s in seats}
+    if before is not None and before == after:
+        if row.source == source and list(row.deals or []) == list(deals or []):
+            return row  # retyped as saved (a double tap, a check): no change, no audit
+    elif before is not None and reason is not None:
+        reason = _correction_reason(row, reason)
     for seat in seats:
         seat.net = int(nets[seat.entry_id])
     StoppaSeat.objects.bulk_update(seats, ["net"])
-    after = {s.entry.player.name: s.net for s in seats}
-    _audit_nets(event, row, user, event.game_kind.sheet_action, before, after, actor=actor)
+    _audit_nets(
+        event,
+        row,
+        user,
+        event.game_kind.sheet_action,
+        before,
+        after,
+        actor=actor,
+        reason=reason or "",
+    )
     row.source = source
     row.deals = list(deals or [])
     row.entered_by = acting_user(user)
@@ -350,6 +370,20 @@ def _write_nets(
     hooks.table_nets_changed(event.pk, row.pk)
     hooks.results_changed(event.pk)
     return row
+
+
+def _correction_reason(row: StoppaTable, reason: str) -> str:
+    """The reason for changing a table's recorded nets, trimmed as the audit keeps it;
+    ``reason_required`` (cribbage's code and words) when none is given."""
+    reason = (reason or "").strip()[:300]
+    if not reason:
+        raise ServiceError(
+            TournamentsError.REASON_REQUIRED,
+            _("Table %(table)s already has a result: give a reason to change it.")
+            % {"table": row.number},
+            field="reason",
+        )
+    return reason
 
 
 def _audit_nets(
@@ -361,9 +395,11 @@ def _audit_nets(
     new: dict[str, int | None] | None,
     *,
     actor: str | None = None,
+    reason: str = "",
 ) -> None:
     """The audit row of a Stoppa table's nets, by player name, with the session and table
-    (``actor``: who, when not the signed-in user, e.g. the players who confirmed them)."""
+    (``actor``: who, when not the signed-in user, e.g. the players who confirmed them;
+    ``reason``: why recorded nets were changed)."""
     where = {"session": row.round.number, "table": row.number}
     append_audit(
         event,
@@ -376,6 +412,7 @@ def _audit_nets(
                 action=action,
                 old=where | {"nets": old} if old is not None else None,
                 new=where | {"nets": new} if new is not None else None,
+                reason=reason,
             )
         ],
     )
@@ -407,13 +444,16 @@ def record_session_nets(
     session: int | None = None,
     user: UserLike = None,
     actor: str | None = None,
+    reason: str = "",
 ) -> StoppaTable:
     """Record (or correct) a table's session: each player's chip net, as the table agreed it.
 
     ``nets`` maps every player at the table (entry or entry id) to their net in chips. The nets
     must sum to zero; a missing player, a player of another table or a sum other than zero
     is refused and nothing is written. ``actor`` names who recorded them for the audit when
-    nobody signed in did (the players who all confirmed the table's sheet).
+    nobody signed in did (the players who all confirmed the table's sheet). Other nets than
+    those recorded need a ``reason`` (``reason_required``), kept in the audit row with the
+    old and new nets; the same nets again change nothing.
     """
     event = locked_event(event)
     _require_stoppa(event)
@@ -422,7 +462,14 @@ def record_session_nets(
     row = _locked_table(event, table, session)
     clean = clean_nets(nets)
     return _write_nets(
-        event, row, clean, source=StoppaTable.Source.TABLE, deals=None, user=user, actor=actor
+        event,
+        row,
+        clean,
+        source=StoppaTable.Source.TABLE,
+        deals=None,
+        user=user,
+        actor=actor,
+        reason=reason,
     )
 
 
@@ -509,10 +556,12 @@ def record_session_deals(
     deals: Sequence[Any],
     session: int | None = None,
     user: UserLike = None,
+    reason: str = "",
 ) -> StoppaTable:
     """Record a table's session from its deal records: each is replayed and checked by
     ``verify_deal``, the nets summed per player (they sum to zero by construction, and are
-    checked again), and the records kept with the result."""
+    checked again), and the records kept with the result. Nets other than those recorded
+    need a ``reason``, as in ``record_session_nets``."""
     event = locked_event(event)
     _require_stoppa(event, only=True)
     if event.status == Event.Status.FINISHED:
@@ -526,7 +575,13 @@ def record_session_deals(
     ]
     nets = nets_from_deals(seats, deals)
     return _write_nets(
-        event, row, nets, source=StoppaTable.Source.DEALS, deals=list(deals), user=user
+        event,
+        row,
+        nets,
+        source=StoppaTable.Source.DEALS,
+        deals=list(deals),
+        user=user,
+        reason=reason,
     )
 
 

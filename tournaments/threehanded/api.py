@@ -69,6 +69,14 @@ class ThreeHandedResultInput(serializers.Serializer):
         min_value=1, max_value=MAX_NUMBER, help_text="Table number within the game."
     )
     scores = ThreeHandedScoreInput(many=True, help_text="Every player of the table, once.")
+    reason = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why a table's recorded result is changed: needed to change it "
+        "(code reason_required), kept in the audit log.",
+    )
 
 
 def _three_handed(event):
@@ -121,7 +129,9 @@ class ThreeHandedResultCreate(_NotFoundFor404, generics.GenericAPIView):
                     TournamentsError.DUPLICATE_ENTRY, _("A player is listed twice."), field="scores"
                 )
             scores[row["entry"]] = row["score"]
-        saved = services.record_table_scores(event, table=table, scores=scores, user=request.user)
+        saved = services.record_table_scores(
+            event, table=table, scores=scores, user=request.user, reason=values["reason"]
+        )
         saved = selectors.stoppa_tables(saved.round).select_related("round").get(pk=saved.pk)
         return Response(ThreeHandedTableSerializer(saved).data, status=status.HTTP_201_CREATED)
 

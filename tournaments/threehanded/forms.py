@@ -17,6 +17,9 @@ class TableScoresForm(ServiceForm):
     the target, the others below) through the service."""
 
     table = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the change"), required=False, max_length=300, strip=True
+    )
 
     def __init__(self, *args, table: StoppaTable | None = None, **kwargs):
         if table is not None:
@@ -54,7 +57,12 @@ class TableScoresForm(ServiceForm):
 
         return self.run(
             lambda: services.record_table_scores(
-                event, table=self.cleaned_data["table"], scores=self.scores(), game=game, user=user
+                event,
+                table=self.cleaned_data["table"],
+                scores=self.scores(),
+                game=game,
+                user=user,
+                reason=self.cleaned_data.get("reason") or "",
             )
         )
 

@@ -102,12 +102,16 @@ def record_table_scores(
     scores: Mapping[Any, Any],
     game: int | None = None,
     user: UserLike = None,
+    reason: str = "",
 ) -> StoppaTable:
     """Record (or correct) a table's final scores, as the TD types them: every player of the
     table, one at the event's target and the others below it (``check_sheet``), locked,
-    written and audited by the one path of tables of several seats."""
+    written and audited by the one path of tables of several seats. Scores other than those
+    recorded need a ``reason`` (``reason_required``); the same scores again change nothing."""
     _require(event)
-    return tables.record_session_nets(event, table=table, nets=scores, session=game, user=user)
+    return tables.record_session_nets(
+        event, table=table, nets=scores, session=game, user=user, reason=reason
+    )
 
 
 @transaction.atomic
