@@ -313,20 +313,6 @@ def takings(event: Event) -> Decimal:
     return (found["s"] or ZERO).quantize(Decimal("0.01"))
 
 
-def payments_off_the_fee(event: Event) -> list[Payment]:
-    """The paid entries whose payment is not the fee (part paid, a discount, two nights), and
-    the waived ones, by name, each with its reason: what the desk shows beside the takings."""
-    fee = event_fees(event).entry_fee
-    return [
-        payment
-        for payment in Payment.objects.filter(event=event)
-        .exclude(status=Status.UNPAID)
-        .select_related("entry__player", "entry__partner")
-        .order_by("entry__player__name")
-        if payment.status == Status.WAIVED or payment.amount != fee
-    ]
-
-
 # --- Places and the payout sheet -----------------------------------------------------------------
 
 
