@@ -113,7 +113,7 @@ format-check: $(STAMP)
 ## the import contracts of the layers (.importlinter)
 TYPED_SERVICES := tournaments/services tournaments/kinds tournaments/stoppa/services.py \
 	tournaments/stoppa/kind.py tournaments/hooks.py results/services \
-	scoring/services.py scoring/seasons.py treasury/services.py treasury/club.py treasury/amounts.py treasury/selectors.py \
+	scoring/services.py scoring/seasons.py treasury/services.py treasury/amounts.py treasury/selectors.py \
 	treasury/access.py treasury/season.py treasury/acc_payback.py treasury/club_services.py \
 	treasury/payout_tables.py
 typecheck: $(STAMP)

@@ -132,7 +132,7 @@ class ClubMoneyView(ClubView):
     def put(self, request: Request, club_id: int) -> Response:
         club = self.club()
         values = valid(ClubMoneySettings, request.data)
-        settings = club_services.save_club_money(club, user=request.user, **values)
+        settings = club_services.set_club_money(club, user=request.user, **values)
         return Response(ClubMoneySettings(money_data(settings)).data)
 
 
@@ -349,7 +349,7 @@ class ClubPoolsView(ClubView):
         values = valid(PoolData, request.data)
         if "ratios" in values:
             values["ratios"] = [str(r) for r in values["ratios"]]
-        pool = club_services.add_pool(
+        pool = club_services.create_pool(
             club,
             values.pop("name"),
             values.pop("kind"),
@@ -489,5 +489,7 @@ class TreasurerView(ClubView):
         )
         if staff is None:
             raise Http404("No such treasurer.")
-        club_services.set_treasurer(club, staff.user.get_username(), on=False, user=request.user)
+        club_services.set_club_role(
+            club, staff.user.get_username(), ClubRole.TREASURER, on=False, by=request.user
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)

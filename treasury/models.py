@@ -133,7 +133,7 @@ class ClubMoney(models.Model):
 class ClubAudit(models.Model):
     """A change of the club's money rules (settings, payout table, pools, staff): who, when,
     from what to what, and why. An event's own changes are in its ``AuditEntry`` chain; these
-    belong to no event. Written only by ``treasury.services.audit_club_money``."""
+    belong to no event. Written only by ``treasury.club_services.audit_club_money``."""
 
     club = models.ForeignKey(
         "tournaments.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")

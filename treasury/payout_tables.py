@@ -12,6 +12,7 @@ problem is found, not just the first, so a form shows each beside its field.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ def parse_percent(value: Any, *, stored: bool = False) -> Decimal | None:
     if isinstance(value, int):
         return Decimal(value)
     if isinstance(value, float):
-        if not stored or value != value or value in (float("inf"), float("-inf")):
+        if not stored or not math.isfinite(value):
             return None
         value = repr(value)  # the JSON number as it was written: 33.5 -> "33.5"
     if isinstance(value, Decimal):

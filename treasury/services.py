@@ -26,8 +26,8 @@ from tournaments.services._common import UserLike
 from . import access, selectors
 from .amounts import MAX_FEES_IN_ONE_PAYMENT, parse_count
 
-# The club's own rules live in .club; callers reach every money write here.
-from .club import (  # noqa: F401
+# The club's own rules live in .club_services; callers reach every money write here too.
+from .club_services import (  # noqa: F401
     REASON_LENGTH,
     as_money,
     audit_club_money,

@@ -25,9 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.engine_messages.stoppa import describe_error
 from core.errors import ServiceError
-from games.stoppa import verify_deal
 from tournaments import hooks, pairing
 from tournaments import pairing_bridge as bridge
 from tournaments.audit_chain import append_audit
@@ -35,6 +33,7 @@ from tournaments.error_codes import TournamentsError
 from tournaments.limits import MAX_NET
 from tournaments.models import AuditEntry, Entry, Event, Round, StoppaSeat, StoppaTable
 from tournaments.services._common import UserLike, acting_user, actor_name, locked_event
+from tournaments.stoppa.deals import nets_from_deals
 from tournaments.stoppa.kind import STOPPA
 
 METHOD = "stoppa"
@@ -471,81 +470,6 @@ def record_session_nets(
         actor=actor,
         reason=reason,
     )
-
-
-def _name_key(name: str) -> str:
-    return " ".join(str(name).split()).casefold()
-
-
-def nets_from_deals(seats: Sequence[tuple[int, str]], deals: Sequence[Any]) -> dict[int, int]:
-    """Sum the nets of a session's deal records, each verified claim by claim.
-
-    ``seats`` are the table's (entry id, player name) pairs. Each record's players must be the
-    table's players (by name, or by entry id as text); the session is one full rotation, so
-    there is one deal per player and each player deals once. Raises ServiceError naming the
-    first deal and the first problem found.
-    """
-    if not isinstance(deals, (list, tuple)) or not deals:
-        raise ServiceError(
-            TournamentsError.NO_DEALS,
-            _("Give the session's deal records (a JSON list)."),
-            field="deals",
-        )
-    lookup: dict[str, int] = {}
-    for pk, name in seats:
-        lookup[_name_key(name)] = pk
-        lookup[str(pk)] = pk
-    if len(deals) != len(seats):
-        raise ServiceError(
-            TournamentsError.INCOMPLETE_SESSION,
-            _(
-                "A session is one full rotation of the deal: %(n)s deals at this table, "
-                "%(given)s given."
-            )
-            % {"n": len(seats), "given": len(deals)},
-            field="deals",
-        )
-    totals: Counter = Counter()
-    dealers: list[int] = []
-    for i, record in enumerate(deals, start=1):
-        report = verify_deal(record)
-        if not report.ok or report.settlement is None:
-            issue = report.first_error
-            where = f" ({issue.where})" if issue is not None and issue.where else ""
-            raise ServiceError(
-                TournamentsError.DEAL_REJECTED,
-                _("Deal %(n)s is rejected%(where)s: %(message)s")
-                % {"n": i, "where": where, "message": describe_error(issue) if issue else ""},
-                field="deals",
-            )
-        settled = report.settlement
-        who: dict[str, int] = {}
-        for name in settled.players:
-            found = lookup.get(_name_key(name))
-            if found is None:
-                raise ServiceError(
-                    TournamentsError.DEAL_WRONG_TABLE,
-                    _("Deal %(n)s names %(name)s, who is not at this table.")
-                    % {"n": i, "name": name},
-                    field="deals",
-                )
-            who[name] = found
-        if sorted(who.values()) != sorted(pk for pk, _name in seats):
-            raise ServiceError(
-                TournamentsError.DEAL_WRONG_TABLE,
-                _("Deal %(n)s does not seat exactly the players of this table.") % {"n": i},
-                field="deals",
-            )
-        dealers.append(who[settled.dealer])
-        for name, net in settled.nets.items():
-            totals[who[name]] += net
-    if len(set(dealers)) != len(dealers):
-        raise ServiceError(
-            TournamentsError.INCOMPLETE_SESSION,
-            _("In a session every player deals once; a player dealt twice."),
-            field="deals",
-        )
-    return {pk: totals[pk] for pk, _name in seats}
 
 
 @transaction.atomic

@@ -6,88 +6,153 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0022_registration_partner'),
-        ('treasury', '0003_ledger_results_version'),
+        ("tournaments", "0022_registration_partner"),
+        ("treasury", "0003_ledger_results_version"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ClubAudit',
+            name="ClubAudit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('actor', models.CharField(max_length=150, verbose_name='who')),
-                ('action', models.CharField(max_length=40, verbose_name='action')),
-                ('old', models.JSONField(blank=True, null=True, verbose_name='old value')),
-                ('new', models.JSONField(blank=True, null=True, verbose_name='new value')),
-                ('reason', models.CharField(blank=True, max_length=300, verbose_name='reason')),
-                ('at', models.DateTimeField(auto_now_add=True, verbose_name='when')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("actor", models.CharField(max_length=150, verbose_name="who")),
+                ("action", models.CharField(max_length=40, verbose_name="action")),
+                ("old", models.JSONField(blank=True, null=True, verbose_name="old value")),
+                ("new", models.JSONField(blank=True, null=True, verbose_name="new value")),
+                ("reason", models.CharField(blank=True, max_length=300, verbose_name="reason")),
+                ("at", models.DateTimeField(auto_now_add=True, verbose_name="when")),
             ],
             options={
-                'verbose_name': 'club money change',
-                'verbose_name_plural': 'club money changes',
-                'ordering': ['club', '-at', '-pk'],
+                "verbose_name": "club money change",
+                "verbose_name_plural": "club money changes",
+                "ordering": ["club", "-at", "-pk"],
             },
         ),
         migrations.AddField(
-            model_name='clubmoney',
-            name='unpaid_rule',
-            field=models.CharField(choices=[('settle', 'The prize settles the fee owed first'), ('pass_down', 'The place passes down to the next who paid'), ('decide', 'The TD decides at the close')], default='settle', max_length=10, verbose_name='a prize won by a player who has not paid'),
+            model_name="clubmoney",
+            name="unpaid_rule",
+            field=models.CharField(
+                choices=[
+                    ("settle", "The prize settles the fee owed first"),
+                    ("pass_down", "The place passes down to the next who paid"),
+                    ("decide", "The TD decides at the close"),
+                ],
+                default="settle",
+                max_length=10,
+                verbose_name="a prize won by a player who has not paid",
+            ),
         ),
         migrations.AddField(
-            model_name='eventfees',
-            name='unpaid_choices',
-            field=models.JSONField(blank=True, default=dict, verbose_name='decisions on unpaid winners'),
+            model_name="eventfees",
+            name="unpaid_choices",
+            field=models.JSONField(
+                blank=True, default=dict, verbose_name="decisions on unpaid winners"
+            ),
         ),
         migrations.AddField(
-            model_name='payment',
-            name='reason',
-            field=models.CharField(blank=True, max_length=200, verbose_name='reason'),
+            model_name="payment",
+            name="reason",
+            field=models.CharField(blank=True, max_length=200, verbose_name="reason"),
         ),
         migrations.AlterField(
-            model_name='ledgerline',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.event', verbose_name='event'),
+            model_name="ledgerline",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="tournaments.event",
+                verbose_name="event",
+            ),
         ),
         migrations.AlterField(
-            model_name='nightledger',
-            name='event',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='ledger', to='tournaments.event', verbose_name='event'),
+            model_name="nightledger",
+            name="event",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="ledger",
+                to="tournaments.event",
+                verbose_name="event",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='clubmoney',
-            constraint=models.CheckConstraint(condition=models.Q(('coin__gt', 0), ('coin__lte', 100), ('entry_fee__gte', 0), ('entry_fee__lte', 10000), ('hold_back_per_entrant__gte', 0), ('hold_back_per_entrant__lte', 10000), ('hold_back_percent__gte', 0), ('hold_back_percent__lte', 100), ('main_balance__gte', 0)), name='club_money_in_bounds'),
+            model_name="clubmoney",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("coin__gt", 0),
+                    ("coin__lte", 100),
+                    ("entry_fee__gte", 0),
+                    ("entry_fee__lte", 10000),
+                    ("hold_back_per_entrant__gte", 0),
+                    ("hold_back_per_entrant__lte", 10000),
+                    ("hold_back_percent__gte", 0),
+                    ("hold_back_percent__lte", 100),
+                    ("main_balance__gte", 0),
+                ),
+                name="club_money_in_bounds",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='eventfees',
-            constraint=models.CheckConstraint(condition=models.Q(('entry_fee__gte', 0), ('entry_fee__lte', 10000)), name='event_fee_in_bounds'),
+            model_name="eventfees",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("entry_fee__gte", 0), ("entry_fee__lte", 10000)),
+                name="event_fee_in_bounds",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='eventpool',
-            constraint=models.CheckConstraint(condition=models.Q(('fee__gte', 0), ('fee__lte', 10000)), name='event_pool_fee_in_bounds'),
+            model_name="eventpool",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("fee__gte", 0), ("fee__lte", 10000)),
+                name="event_pool_fee_in_bounds",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='payment',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gte', 0), ('amount__lte', 10000)), name='payment_in_bounds'),
+            model_name="payment",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gte", 0), ("amount__lte", 10000)),
+                name="payment_in_bounds",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='payment',
-            constraint=models.CheckConstraint(condition=models.Q(('status', 'paid'), ('amount', 0), _connector='OR'), name='payment_only_paid_holds_money'),
+            model_name="payment",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status", "paid"), ("amount", 0), _connector="OR"),
+                name="payment_only_paid_holds_money",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sidepool',
-            constraint=models.CheckConstraint(condition=models.Q(('balance__gte', 0), ('fee__gte', 0), ('fee__lte', 10000)), name='side_pool_in_bounds'),
+            model_name="sidepool",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("balance__gte", 0), ("fee__gte", 0), ("fee__lte", 10000)),
+                name="side_pool_in_bounds",
+            ),
         ),
         migrations.AddField(
-            model_name='clubaudit',
-            name='club',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club', verbose_name='club'),
+            model_name="clubaudit",
+            name="club",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="tournaments.club",
+                verbose_name="club",
+            ),
         ),
         migrations.AddField(
-            model_name='clubaudit',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='user'),
+            model_name="clubaudit",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="user",
+            ),
         ),
     ]
