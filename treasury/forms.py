@@ -14,11 +14,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils.formats import get_format, number_format
+from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from .amounts import currency_choices
+from .amounts import currency_choices, parse_localized_amount
 from .models import ClubMoney, SidePool
 from .payout_tables import MAX_ROWS, TableProblem
 
@@ -35,10 +35,7 @@ def read_amount(text: str) -> Decimal | None:
     field then refuses for its three decimals. As Django's localized fields read, and as
     the API's plain decimals (digits 0-9 only).
     """
-    text = text.strip()
-    decimal = get_format("DECIMAL_SEPARATOR")
-    if decimal != "." and "." not in text:
-        text = text.replace(decimal, ".", 1)
+    text = parse_localized_amount(text)  # the page's separator to a point: one rule
     if not PLAIN.fullmatch(text):
         return None
     return Decimal(text)
@@ -273,14 +270,10 @@ class PreviewForm(forms.Form):
         max_value=2000,
         widget=forms.NumberInput(attrs={"class": "form-control form-control-sm"}),
     )
-    fee = forms.DecimalField(
+    fee = MoneyField(  # "7,50" to an Italian reader, as every money input of the pages
         label=_("Entry fee"),
-        min_value=Decimal(0),
         max_value=Decimal(10_000),
-        decimal_places=2,
-        widget=forms.TextInput(
-            attrs={"class": "form-control form-control-sm", "inputmode": "decimal"}
-        ),
+        widget=forms.TextInput(attrs={"class": "form-control form-control-sm"}),
     )
 
 

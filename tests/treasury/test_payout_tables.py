@@ -269,6 +269,14 @@ def test_the_treasurer_edits_the_table_on_the_club_money_page(client, td_user):
     shown = preview.content.decode()
     assert "8 paid entrants at" in shown and "39.00" in shown and "21.00" in shown
     assert not PayoutTableRow.objects.filter(club=club).exists()  # a preview saves nothing
+    # The preview's fee in the Italian reader's format, as every money input of the pages.
+    italian = client.post(
+        url,
+        good | {"action": "preview", "entrants": "8", "fee": "7,50"},
+        headers={"accept-language": "it"},
+    )
+    assert italian.status_code == 200
+    assert "39,00" in italian.content.decode() and "21,00" in italian.content.decode()
     saved = client.post(url, good | {"action": "save", "reason": "AGM"})
     assert saved.status_code == 302
     assert selectors.stored_table_rows(club) == [
