@@ -150,10 +150,13 @@ def set_event_fees(
     old: dict[str, Any] = {"entry_fee": str(fees.entry_fee)}
     new: dict[str, Any] = {"entry_fee": str(fee)}
     if fee != fees.entry_fee:
-        # Who paid the old fee paid tonight's fee: the door's takings stay the sheet's.
-        Payment.objects.filter(
+        # Who paid the old fee paid tonight's fee: the door's takings stay the sheet's. The
+        # payments so moved are counted in the fees' audit row (each one's amount changed).
+        moved = Payment.objects.filter(
             event=event, status=Payment.Status.PAID, amount=fees.entry_fee
         ).update(amount=fee)
+        if moved:
+            new["payments_moved_to_the_fee"] = moved
     fees.entry_fee = fee
     fees.save(update_fields=["entry_fee"])
     if pools is not None:

@@ -249,6 +249,16 @@ def _fees(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     if "pools" in new:
         pools = _pots(new["pools"] or {}, empty=True)
         parts.append(_("side pools: %(pools)s") % {"pools": pools} if pools else _("no side pools"))
+    moved = int(new.get("payments_moved_to_the_fee") or 0)
+    if moved:
+        parts.append(
+            ngettext(
+                "%(n)s payment of the old fee moved to the new one",
+                "%(n)s payments of the old fee moved to the new one",
+                moved,
+            )
+            % {"n": moved}
+        )
     return capfirst("; ".join(parts))
 
 

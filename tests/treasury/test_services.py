@@ -77,6 +77,8 @@ def test_a_24_player_night_from_the_door_to_the_closed_ledger(club_books, td_use
     # A fee changed after the door opened: who paid the old fee paid the new one.
     services.set_event_fees(event, "12", {q_pool.pk: "5", hand_29.pk: "1"}, user=td_user)
     assert selectors.door_totals(event).taken == D("264.00")
+    changed = AuditEntry.objects.filter(event=event, action="fees_set").order_by("pk").last()
+    assert changed.new["payments_moved_to_the_fee"] == 22  # each payment's change is said
     services.set_event_fees(event, "10", {q_pool.pk: "5", hand_29.pk: "1"}, user=td_user)
     assert selectors.door_totals(event).taken == D("220.00")
     for entry in entries[:16]:

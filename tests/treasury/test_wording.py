@@ -149,3 +149,17 @@ def test_what_the_lead_adds_reads_as_words_too():
         unpaid = {"player": "Anna Rossi", "status": "unpaid", "amount": "0.00"}
         assert money_audit_sentence("payment", unpaid, part).endswith("· motivo: metà")
         assert "motivo" not in money_audit_sentence("payment", unpaid, part, reason_shown=True)
+
+
+def test_a_fee_change_says_how_many_payments_moved_with_it():
+    from django.utils import translation
+
+    from treasury import wording
+
+    with translation.override("it"):
+        said = wording.money_audit_sentence(
+            "fees_set",
+            {"entry_fee": "10.00"},
+            {"entry_fee": "12.00", "payments_moved_to_the_fee": 22},
+        )
+    assert "22 pagamenti della vecchia quota portati alla nuova" in said
